@@ -1,0 +1,1 @@
+print("deferral-bench: benchmarks are not built yet")

@@ -1,0 +1,2 @@
+import CGSL
+import MessageDeferral

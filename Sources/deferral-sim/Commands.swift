@@ -1,0 +1,69 @@
+import MessageDeferral
+
+/// A subcommand: its spec (for parsing and help) and what it does.
+struct Command: Sendable {
+  var spec: CommandSpec
+  var execute: @Sendable (ParsedArguments, any OutputStreams) throws -> Int32
+}
+
+enum Commands {
+  static let all: [Command] = [run, validate, policies]
+
+  static func find(_ name: String) -> Command? {
+    all.first { $0.spec.name == name }
+  }
+
+  static let run = Command(
+    spec: CommandSpec(
+      name: "run",
+      abstract: "Simulate a scenario under every policy and write the reports.",
+      positionalUsage: "[SCENARIO]",
+      positionalCount: (0, 1),
+      options: [
+        .value("policies", "a,b,...", "Policies to compare (default: the scenario's)."),
+        .value(
+          "baseline", "name", "Policy the others are compared against (default: storekit-auto)."),
+        .value("users", "n", "Users per replication (overrides the scenario)."),
+        .value("replications", "r", "Replications (overrides the scenario)."),
+        .value("seed", "s", "Run seed (overrides the scenario)."),
+        .value("jobs", "j", "Worker threads (default: the number of cores)."),
+        .value("out", "dir", "Output folder (default: results/<scenario name>/)."),
+        .flag("messages-log", "Also write messages.csv, one row per message."),
+        .flag("quiet", "No progress line on standard error."),
+      ],
+      discussion: "Without SCENARIO the embedded default scenario (indie-subscription) is used."
+    ),
+    execute: { _, output in
+      output.err("deferral-sim run: the simulation engine has not landed yet; nothing simulated")
+      return ExitStatus.success
+    }
+  )
+
+  static let validate = Command(
+    spec: CommandSpec(
+      name: "validate",
+      abstract: "Check scenario files and report every error at once.",
+      positionalUsage: "FILE...",
+      positionalCount: (1, nil),
+      options: []
+    ),
+    execute: { _, output in
+      output.err("error: scenario validation is not built yet")
+      return ExitStatus.failure
+    }
+  )
+
+  static let policies = Command(
+    spec: CommandSpec(
+      name: "policies",
+      abstract: "List the built-in deferral policies.",
+      positionalUsage: "",
+      positionalCount: (0, 0),
+      options: [.flag("json", "Print each preset's full configuration as JSON.")]
+    ),
+    execute: { _, output in
+      output.err("error: policies are not built yet")
+      return ExitStatus.failure
+    }
+  )
+}

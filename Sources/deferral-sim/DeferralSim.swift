@@ -1,0 +1,133 @@
+import Foundation
+import MessageDeferral
+
+/// The command-line tool: parses, validates in one place, calls the libraries, prints.
+///
+/// Exit codes (documented in the README): 0 success; 1 a failure while running; 2 bad usage
+/// or bad input, found before any work starts.
+@main
+struct DeferralSim {
+  static let version = "0.1.0"
+
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let status = run(arguments, output: StandardStreams())
+    exit(status)
+  }
+
+  /// Runs the tool on `arguments` (program name excluded) and returns the exit status.
+  static func run(_ arguments: [String], output: some OutputStreams) -> Int32 {
+    guard let first = arguments.first else {
+      output.out(toolHelp)
+      return 0
+    }
+    switch first {
+    case "-h", "--help", "help":
+      if first == "help", arguments.count > 1, let command = Commands.find(arguments[1]) {
+        output.out(command.spec.helpText)
+      } else {
+        output.out(toolHelp)
+      }
+      return 0
+    case "--version", "-V":
+      output.out("deferral-sim \(version)")
+      return 0
+    default:
+      break
+    }
+    guard let command = Commands.find(first) else {
+      var message = "unknown command '\(first)'"
+      if let near = Spelling.closest(to: first, in: Commands.all.map(\.spec.name)) {
+        message += "; did you mean '\(near)'?"
+      }
+      output.err("error: \(message)\nSee 'deferral-sim --help'.")
+      return ExitStatus.usage
+    }
+    do {
+      let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+      if parsed.wantsHelp {
+        output.out(command.spec.helpText)
+        return 0
+      }
+      return try command.execute(parsed, output)
+    } catch let error as UsageError {
+      output.err("error: \(error.message)\nSee 'deferral-sim \(command.spec.name) --help'.")
+      return ExitStatus.usage
+    } catch let error as ToolError {
+      output.err("error: \(error.message)")
+      return error.status
+    } catch {
+      output.err("error: \(error)")
+      return ExitStatus.failure
+    }
+  }
+
+  static var toolHelp: String {
+    var lines = [
+      "OVERVIEW: Compare App Store system-message deferral policies on synthetic users.",
+      "",
+      "Runs every policy on the same Monte Carlo users (common random numbers) and reports",
+      "onboarding interruptions, consent latency, fallbacks fired and more, with 95% intervals.",
+      "",
+      "USAGE: deferral-sim <command> [options]",
+      "",
+      "COMMANDS:",
+    ]
+    let width = Commands.all.map(\.spec.name.count).max() ?? 0
+    for command in Commands.all {
+      lines.append("  " + command.spec.name.padding(to: width) + "  " + command.spec.abstract)
+    }
+    lines += [
+      "",
+      "OPTIONS:",
+      "  -h, --help     Show help information (also: deferral-sim <command> --help).",
+      "  -V, --version  Show the version.",
+      "",
+      "EXIT STATUS: 0 success, 1 failure while running, 2 bad usage or bad input.",
+    ]
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// Exit statuses, mapped in one place.
+enum ExitStatus {
+  static let success: Int32 = 0
+  static let failure: Int32 = 1
+  static let usage: Int32 = 2
+}
+
+/// An error that ends a command with a message and an exit status.
+struct ToolError: Error {
+  var message: String
+  var status: Int32
+
+  /// Bad input (a scenario file, a policy definition): exit 2.
+  static func input(_ message: String) -> ToolError {
+    ToolError(message: message, status: ExitStatus.usage)
+  }
+
+  /// A failure while running (an unwritable folder): exit 1.
+  static func failure(_ message: String) -> ToolError {
+    ToolError(message: message, status: ExitStatus.failure)
+  }
+}
+
+/// Where a command prints; a protocol so tests can capture what is printed.
+protocol OutputStreams {
+  func out(_ text: String)
+  func err(_ text: String)
+  /// Whether standard error is a terminal (progress lines are shown only then).
+  var errorIsTerminal: Bool { get }
+}
+
+struct StandardStreams: OutputStreams {
+  func out(_ text: String) {
+    print(text)
+  }
+
+  func err(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+
+  var errorIsTerminal: Bool { isatty(2) == 1 }
+}

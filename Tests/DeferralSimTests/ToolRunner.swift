@@ -1,0 +1,37 @@
+import Foundation
+
+/// Runs the built `deferral-sim` binary, as a user would, and captures what it prints.
+struct ToolRunner {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// The binary built next to the test bundle (`.build/<config>/deferral-sim`).
+  static var binary: URL {
+    let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return testExecutable.deletingLastPathComponent().appendingPathComponent("deferral-sim")
+  }
+
+  /// Runs the tool with `arguments` in `directory` and waits for it to exit.
+  static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a large output cannot block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+}
