@@ -1,0 +1,262 @@
+import MessageDeferral
+
+/// Everything a run needs to know about an app and its users: the validated, in-memory form
+/// of a scenario file (format v1, `scenarios/README.md`). Times are seconds from the start of
+/// the horizon; durations are seconds.
+///
+/// A `Scenario` is plain data. ``ScenarioLoader`` builds one from JSON and guarantees the
+/// invariants documented on each field; code that builds one by hand (tests) must keep them.
+public struct Scenario: Sendable {
+  /// A short name, used for the default output folder (`results/<name>/`).
+  public var name: String
+  public var description: String
+  /// Simulated time per user, in seconds (from 0).
+  public var horizon: Double
+  public var population: Population
+  public var sessions: Sessions
+  /// The screens; a screen's index in this array is its identity.
+  public var screens: [Screen]
+  public var entries: Entries
+  public var onboarding: Onboarding
+  public var scene: SceneModel
+  /// Time a user spends on one message sheet.
+  public var sheetDwell: DistributionSpec
+  public var messages: MessageProcesses
+  /// The policies to compare, in report order (names unique).
+  public var policies: [NamedPolicy]
+  /// The policy the others are compared against in `paired.csv` (one of `policies`).
+  public var baseline: String
+  public var replications: Int
+  /// Users per replication.
+  public var users: Int
+  public var seed: UInt64
+
+  public init(
+    name: String, description: String, horizon: Double, population: Population,
+    sessions: Sessions, screens: [Screen], entries: Entries, onboarding: Onboarding,
+    scene: SceneModel, sheetDwell: DistributionSpec, messages: MessageProcesses,
+    policies: [NamedPolicy], baseline: String, replications: Int, users: Int, seed: UInt64
+  ) {
+    self.name = name
+    self.description = description
+    self.horizon = horizon
+    self.population = population
+    self.sessions = sessions
+    self.screens = screens
+    self.entries = entries
+    self.onboarding = onboarding
+    self.scene = scene
+    self.sheetDwell = sheetDwell
+    self.messages = messages
+    self.policies = policies
+    self.baseline = baseline
+    self.replications = replications
+    self.users = users
+    self.seed = seed
+  }
+}
+
+/// Who the users are.
+public struct Population: Sendable, Equatable {
+  /// Share of users who install during the horizon (and must onboard); the rest are existing
+  /// users who have onboarded before the horizon starts. In [0, 1].
+  public var newUserShare: Double
+  /// New users install at a time uniform in [start, end) (seconds), inside the horizon.
+  public var installWindow: ClosedRange<Double>
+  /// Share of existing users who are subscribers (the rest are lapsed). In [0, 1].
+  public var subscriberShare: Double
+  /// Share of new installs who are returning subscribers (a reinstall, a new device): they
+  /// onboard while the App Store may already hold messages for them. In [0, 1]. Other new
+  /// users are not subscribers.
+  public var returningSubscriberShare: Double
+
+  public init(
+    newUserShare: Double, installWindow: ClosedRange<Double>, subscriberShare: Double,
+    returningSubscriberShare: Double
+  ) {
+    self.newUserShare = newUserShare
+    self.installWindow = installWindow
+    self.subscriberShare = subscriberShare
+    self.returningSubscriberShare = returningSubscriberShare
+  }
+}
+
+/// When StoreKit hands messages to the app.
+public enum DeliveryMode: String, Sendable, Equatable, CaseIterable {
+  /// When issued while the app is in the foreground, and at each launch (after the fetch
+  /// delay) every message not yet displayed; messages issued while in the background are
+  /// delivered at the next return to the foreground.
+  case launch
+  /// As `launch`, and also every message not yet displayed is delivered again at every return
+  /// to the foreground (the article's description of StoreKit).
+  case everyForeground = "every_foreground"
+}
+
+/// How users come and go.
+public struct Sessions: Sendable, Equatable {
+  /// Time in the background between two sessions.
+  public var gap: DistributionSpec
+  /// Probability the OS terminates the process during one stay in the background. In [0, 1].
+  public var backgroundTerminationProbability: Double
+  public var delivery: DeliveryMode
+  /// Delay between a launch (or, with `everyForeground`, a resume) and StoreKit delivering
+  /// the messages it holds.
+  public var fetchDelay: DistributionSpec
+  /// Time from install (new users) or from the horizon start (existing users) to the first
+  /// open; existing users open first at a time drawn from `gap`.
+  public init(
+    gap: DistributionSpec, backgroundTerminationProbability: Double, delivery: DeliveryMode,
+    fetchDelay: DistributionSpec
+  ) {
+    self.gap = gap
+    self.backgroundTerminationProbability = backgroundTerminationProbability
+    self.delivery = delivery
+    self.fetchDelay = fetchDelay
+  }
+}
+
+/// Where a transition leads.
+public enum ScreenTarget: Sendable, Equatable, Hashable {
+  /// Another screen, by index in ``Scenario/screens``.
+  case screen(Int)
+  /// The app goes to the background (the session ends).
+  case background
+}
+
+/// One screen of the app.
+public struct Screen: Sendable, Equatable {
+  public var name: String
+  public var kind: ScreenKind
+  /// Time on the screen before moving on (paused while a sheet covers it).
+  public var dwell: DistributionSpec
+  /// Where the user goes next, with probabilities summing to 1. Empty for the launch screen
+  /// (``Entries`` decides what follows it).
+  public var transitions: [Transition]
+
+  public struct Transition: Sendable, Equatable {
+    public var target: ScreenTarget
+    public var probability: Double
+    public init(target: ScreenTarget, probability: Double) {
+      self.target = target
+      self.probability = probability
+    }
+  }
+
+  public init(name: String, kind: ScreenKind, dwell: DistributionSpec, transitions: [Transition]) {
+    self.name = name
+    self.kind = kind
+    self.dwell = dwell
+    self.transitions = transitions
+  }
+}
+
+/// Which screens start a session.
+public struct Entries: Sendable, Equatable {
+  /// The splash screen shown at every cold launch (a screen of kind `launch`).
+  public var coldLaunch: Int
+  /// The screen after the splash for a user who has not completed onboarding (the first
+  /// onboarding screen).
+  public var newUser: Int
+  /// The screen after the splash otherwise (typically home).
+  public var returning: Int
+
+  public init(coldLaunch: Int, newUser: Int, returning: Int) {
+    self.coldLaunch = coldLaunch
+    self.newUser = newUser
+    self.returning = returning
+  }
+}
+
+/// What an interruption costs during onboarding.
+public struct Onboarding: Sendable, Equatable {
+  /// Probability that a sheet shown over an onboarding screen makes the user quit the app
+  /// (the app goes to the background at once). In [0, 1].
+  public var quitAfterSheetProbability: Double
+  /// Probability that a user who leaves the app during an onboarding run never opens it
+  /// again. In [0, 1].
+  public var neverReturnAfterLeavingProbability: Double
+
+  public init(quitAfterSheetProbability: Double, neverReturnAfterLeavingProbability: Double) {
+    self.quitAfterSheetProbability = quitAfterSheetProbability
+    self.neverReturnAfterLeavingProbability = neverReturnAfterLeavingProbability
+  }
+}
+
+/// The window scene.
+public struct SceneModel: Sendable, Equatable {
+  /// Delay after each launch or resume before the scene is foreground-active.
+  public var activationDelay: DistributionSpec
+  /// Probability that a display attempt with an active scene still fails (multi-window
+  /// iPad). In [0, 1].
+  public var displayFailureProbability: Double
+
+  public init(activationDelay: DistributionSpec, displayFailureProbability: Double) {
+    self.activationDelay = activationDelay
+    self.displayFailureProbability = displayFailureProbability
+  }
+}
+
+/// Who receives a recurring message.
+public enum Audience: String, Sendable, Equatable, CaseIterable {
+  case subscribers
+  case lapsed
+  case all
+}
+
+/// A message issued to each user of an audience as a Poisson process.
+public struct RecurringMessages: Sendable, Equatable {
+  public var reason: Reason
+  public var audience: Audience
+  /// Mean time between issuances per user (1 / rate), seconds.
+  public var meanInterval: Double
+  /// Time after issuance at which the message expires (the issue is resolved outside the
+  /// app); `nil`: never.
+  public var expiry: DistributionSpec?
+
+  public init(
+    reason: Reason, audience: Audience, meanInterval: Double, expiry: DistributionSpec?
+  ) {
+    self.reason = reason
+    self.audience = audience
+    self.meanInterval = meanInterval
+    self.expiry = expiry
+  }
+}
+
+/// A price-increase campaign: one consent message to a share of subscribers.
+public struct ConsentCampaign: Sendable, Equatable {
+  /// When the rollout starts (seconds).
+  public var start: Double
+  /// Each chosen subscriber is issued the message at a time uniform in
+  /// [start, start + rolloutWindow).
+  public var rolloutWindow: Double
+  /// Share of subscribers who receive it. In [0, 1].
+  public var audienceShare: Double
+  /// Time from issuance to the consent deadline (the renewal date).
+  public var deadline: DistributionSpec
+  /// Time after issuance at which it expires (consent given elsewhere); `nil`: never.
+  public var expiry: DistributionSpec?
+
+  public init(
+    start: Double, rolloutWindow: Double, audienceShare: Double, deadline: DistributionSpec,
+    expiry: DistributionSpec?
+  ) {
+    self.start = start
+    self.rolloutWindow = rolloutWindow
+    self.audienceShare = audienceShare
+    self.deadline = deadline
+    self.expiry = expiry
+  }
+}
+
+/// Every way the App Store issues messages in a scenario.
+public struct MessageProcesses: Sendable, Equatable {
+  public var consent: ConsentCampaign?
+  /// Billing issues, win-back offers, generic and unknown reasons (any number of each).
+  public var recurring: [RecurringMessages]
+
+  public init(consent: ConsentCampaign?, recurring: [RecurringMessages]) {
+    self.consent = consent
+    self.recurring = recurring
+  }
+}
