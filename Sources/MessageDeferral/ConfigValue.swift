@@ -26,6 +26,12 @@ public indirect enum ConfigValue: Equatable, Sendable {
     return members.first { $0.key == key }?.value
   }
 
+  /// The members of an object; empty for any other value.
+  public var objectMembers: [Member] {
+    if case .object(let members) = self { return members }
+    return []
+  }
+
   /// A short name of the value's JSON type, for error messages.
   public var typeName: String {
     switch self {
@@ -54,4 +60,50 @@ public struct ConfigIssue: Error, Equatable, Sendable {
 public struct ConfigIssues: Error, Equatable, Sendable {
   public var issues: [ConfigIssue]
   public init(_ issues: [ConfigIssue]) { self.issues = issues }
+}
+
+extension ConfigValue {
+  /// The value as JSON text, pretty-printed with two-space indentation, members in order.
+  public func jsonText(indentation: String = "") -> String {
+    let inner = indentation + "  "
+    switch self {
+    case .null: return "null"
+    case .bool(let flag): return flag ? "true" : "false"
+    case .number(let number):
+      if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+      return number.isFinite ? "\(number)" : "null"
+    case .string(let text): return Self.quoted(text)
+    case .array(let items):
+      if items.isEmpty { return "[]" }
+      if items.allSatisfy({ if case .string = $0 { true } else { false } }) {
+        return "[" + items.map { $0.jsonText() }.joined(separator: ", ") + "]"
+      }
+      return "[\n" + items.map { inner + $0.jsonText(indentation: inner) }.joined(separator: ",\n")
+        + "\n\(indentation)]"
+    case .object(let members):
+      if members.isEmpty { return "{}" }
+      return "{\n"
+        + members.map { inner + Self.quoted($0.key) + ": " + $0.value.jsonText(indentation: inner) }
+        .joined(separator: ",\n") + "\n\(indentation)}"
+    }
+  }
+
+  /// A JSON string literal, escaped per RFC 8259.
+  public static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
 }

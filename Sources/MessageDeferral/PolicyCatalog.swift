@@ -10,14 +10,61 @@ public struct NamedPolicy: Equatable, Sendable {
 
 /// The built-in presets and the reading of policy definitions from scenario files.
 public enum PolicyCatalog {
+  /// A preset: its name, a one-line description, and its configuration.
+  public struct Preset: Sendable {
+    public var name: String
+    public var summary: String
+    public var configuration: PolicyConfiguration
+  }
+
   /// The presets, in the order DESIGN §3 lists them.
-  public static let presetNames = [
-    "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual",
-    "revenuecat-manual", "openiap", "never", "deadline-aware",
+  public static let presets: [Preset] = [
+    Preset(
+      name: "storekit-auto",
+      summary: "StoreKit's default: shown on delivery over whatever screen, once a scene is active",
+      configuration: .storeKitAuto),
+    Preset(
+      name: "screen-gate",
+      summary: "The article's StoreMessageCoordinator as written: per-screen canPresent table",
+      configuration: .screenGate),
+    Preset(
+      name: "screen-gate-ceiling",
+      summary: "screen-gate plus a 12 h consent ceiling timed from in-process arrival",
+      configuration: .screenGateCeiling),
+    Preset(
+      name: "adapty-manual",
+      summary: "Adapty storeMessagesHandling .manual: one by one at home, de-duplicated",
+      configuration: .adaptyManual),
+    Preset(
+      name: "revenuecat-manual",
+      summary: "RevenueCat showStoreMessagesAutomatically false: all at home, never removed",
+      configuration: .revenueCatManual),
+    Preset(
+      name: "openiap",
+      summary: "OpenIAP / react-native-iap: all at once on delivery, retry 0.5 s doubling to 2 s",
+      configuration: .openIAP),
+    Preset(
+      name: "never",
+      summary: "A listener that never displays: the worst case for consent",
+      configuration: .never),
+    Preset(
+      name: "deadline-aware",
+      summary: "Ours: natural breaks, one sheet per break, most urgent first, persisted ceilings",
+      configuration: .deadlineAware),
   ]
 
+  /// The preset names, in order.
+  public static let presetNames = presets.map(\.name)
+
+  /// The preset with this name.
+  public static func preset(named name: String) -> Preset? {
+    presets.first { $0.name == name }
+  }
+
   /// Reads one entry of a scenario's `policies` array: a preset name (a string), or an object
-  /// defining a custom policy (`name`, optional `preset` to start from, then overrides).
+  /// defining a custom policy: `name` (required), `preset` (optional: the preset it starts
+  /// from; otherwise every key starts from ``PolicyConfiguration``'s defaults), then any keys
+  /// of ``PolicyConfiguration/keys`` as overrides.
   ///
   /// Returns every problem found, each with its JSON path under `path`.
   public static func definition(
@@ -25,19 +72,55 @@ public enum PolicyCatalog {
   )
     -> Result<NamedPolicy, ConfigIssues>
   {
-    guard case .string(let name) = value, presetNames.contains(name) else {
-      return .failure(
-        ConfigIssues([
-          ConfigIssue(
-            path: path,
-            message: "unknown policy; valid presets: " + presetNames.joined(separator: ", "))
-        ]))
+    var reader = _ConfigReader(issues: [])
+    switch value {
+    case .string(let name):
+      if let preset = preset(named: name) {
+        return .success(NamedPolicy(name: name, configuration: preset.configuration))
+      }
+      reader.unknownName(name, at: path, what: "policy", valid: presetNames)
+      return .failure(ConfigIssues(reader.issues))
+    case .object(let members):
+      var configuration = PolicyConfiguration()
+      var name: String?
+      if let nameValue = value["name"] {
+        if let text = reader.string(nameValue, at: "\(path).name") {
+          if text.isEmpty || text.contains(",") || text.contains(where: \.isWhitespace) {
+            reader.issue(
+              at: "\(path).name",
+              "must be a non-empty name without spaces or commas, e.g. \"my-policy\"")
+          } else if preset(named: text) != nil {
+            reader.issue(
+              at: "\(path).name",
+              "'\(text)' is a preset's name; give the custom policy its own name")
+          } else {
+            name = text
+          }
+        }
+      } else {
+        reader.issue(at: path, "missing key 'name'; a custom policy needs a name")
+      }
+      if let presetValue = value["preset"],
+        let presetName = reader.string(presetValue, at: "\(path).preset")
+      {
+        if let base = preset(named: presetName) {
+          configuration = base.configuration
+        } else {
+          reader.unknownName(presetName, at: "\(path).preset", what: "preset", valid: presetNames)
+        }
+      }
+      var issues = reader.issues
+      configuration.apply(members, at: path, issues: &issues)
+      if issues.isEmpty, let name {
+        return .success(NamedPolicy(name: name, configuration: configuration))
+      }
+      return .failure(ConfigIssues(issues))
+    default:
+      reader.issue(
+        at: path,
+        "must be a preset name (\(presetNames.joined(separator: ", "))) or an object defining a "
+          + "policy, not \(value.typeName)")
+      return .failure(ConfigIssues(reader.issues))
     }
-    return .success(NamedPolicy(name: name, configuration: PolicyConfiguration()))
   }
-}
-
-/// Placeholder while the policies land (issue 3).
-public struct PolicyConfiguration: Equatable, Sendable {
-  public init() {}
 }

@@ -61,9 +61,21 @@ enum Commands {
       positionalCount: (0, 0),
       options: [.flag("json", "Print each preset's full configuration as JSON.")]
     ),
-    execute: { _, output in
-      output.err("error: policies are not built yet")
-      return ExitStatus.failure
+    execute: { arguments, output in
+      if arguments.flag("json") {
+        let document = ConfigValue.object(
+          PolicyCatalog.presets.map {
+            ConfigValue.Member(
+              key: $0.name,
+              value: .object(
+                [ConfigValue.Member(key: "description", value: .string($0.summary))]
+                  + ($0.configuration.configValue.objectMembers)))
+          })
+        output.out(document.jsonText())
+      } else {
+        for preset in PolicyCatalog.presets { output.out("\(preset.name)\t\(preset.summary)") }
+      }
+      return ExitStatus.success
     }
   )
 }

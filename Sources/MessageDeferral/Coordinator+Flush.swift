@@ -1,0 +1,228 @@
+/// What started a flush.
+enum _Trigger: Equatable {
+  case delivery
+  /// A screen appearance that assigned the switch.
+  case gateAssignment(ScreenKind)
+  /// A checkpoint screen appeared: the SDK's `showStoreMessages` is called.
+  case checkpoint(ScreenKind)
+  /// Any other screen appearance.
+  case boundary(ScreenKind)
+  case sceneActivation
+  case timer
+
+  /// The kind of the screen that just appeared, when this is a screen appearance.
+  var appearedKind: ScreenKind? {
+    switch self {
+    case .gateAssignment(let kind), .checkpoint(let kind), .boundary(let kind): kind
+    default: nil
+    }
+  }
+}
+
+/// One queued message and what the policy tracks about it.
+struct _Entry: Sendable {
+  var message: Message
+  /// Arrival in this process (the article's `since: Date()`).
+  var arrivedAt: Double
+  /// A display was requested and its result has not come back.
+  var inFlight = false
+  /// When a timed retry is due (OpenIAP's backoff); infinity when none is scheduled.
+  var nextRetryAt = Double.infinity
+  var retryDelay: Double
+
+  init(message: Message, arrivedAt: Double, retryDelay: Double) {
+    self.message = message
+    self.arrivedAt = arrivedAt
+    self.retryDelay = retryDelay
+  }
+}
+
+struct _Candidate: Sendable {
+  var id: MessageID
+  var forced: Bool
+  var urgency: Double
+}
+
+extension Coordinator {
+  /// Attempts a flush: selects the messages this trigger may show and asks to display them.
+  mutating func flush(at now: Double, trigger: _Trigger, into actions: inout PolicyActions) {
+    let config = configuration
+    if batch != nil {
+      if case .checkpoint = trigger, config.refusesConcurrentShow { counters.refusedShowCalls += 1 }
+      return
+    }
+    if config.requiresActiveScene, !sceneActive {
+      if config.retryBackoff != nil { scheduleRetries(at: now) }
+      return
+    }
+    guard store.count > 0 else { return }
+
+    let regularAllowed = isRegularTrigger(trigger)
+    let limit = config.sheetsPerBreak.map { max(0, $0 - shownThisBreak) } ?? Int.max
+    guard limit > 0 else { return }
+
+    // Work on a local copy of the scratch buffer so `self` can be read inside the loop.
+    var selected = candidates
+    candidates = []
+    selected.removeAll(keepingCapacity: true)
+    store.forEach { entry in
+      guard !entry.inFlight else { return }
+      let reason = entry.message.reason
+      if !config.showsUnknownReasons, !reason.isKnown { return }
+      let due = dueTime(of: entry)
+      let forced = isForced(due: due, at: now, trigger: trigger)
+      var eligible = forced || entry.nextRetryAt <= now
+      if !eligible, regularAllowed, passesFilter(reason), gateAllows(reason) { eligible = true }
+      guard eligible else { return }
+      let deadline =
+        reason == .priceIncreaseConsent ? (entry.message.deadline ?? .infinity) : .infinity
+      selected.append(_Candidate(id: entry.message.id, forced: forced, urgency: min(due, deadline)))
+    }
+    candidates = selected
+    guard !candidates.isEmpty else { return }
+    if config.ordering == .urgency {
+      // Stable: equal urgency keeps queue (arrival) order.
+      let indexed = candidates.enumerated().sorted {
+        ($0.element.urgency, $0.offset) < ($1.element.urgency, $1.offset)
+      }
+      candidates = ContiguousArray(indexed.map(\.element))
+    }
+    if candidates.count > limit { candidates.removeLast(candidates.count - limit) }
+
+    if config.sequentialBatch {
+      batch = ContiguousArray(candidates.map(\.id))
+      forcedInBatch = Set(candidates.filter(\.forced).map(\.id))
+      emitNextInBatch(into: &actions)
+    } else {
+      for candidate in candidates { emit(candidate.id, forced: candidate.forced, into: &actions) }
+    }
+  }
+
+  /// Whether a trigger may show messages that are not forced or due for retry.
+  func isRegularTrigger(_ trigger: _Trigger) -> Bool {
+    let triggers = configuration.triggers
+    switch trigger {
+    case .delivery: return triggers.contains(.delivery)
+    case .gateAssignment: return triggers.contains(.gateAssignment)
+    case .checkpoint: return triggers.contains(.checkpoint)
+    case .boundary: return triggers.contains(.screenAppearance)
+    case .sceneActivation: return configuration.retriesOnSceneActivation
+    case .timer: return false
+    }
+  }
+
+  func passesFilter(_ reason: Reason) -> Bool {
+    guard let filter = configuration.reasonFilter else { return true }
+    return filter.contains(reason)
+  }
+
+  /// Whether the gate lets `reason` be shown on the current screen.
+  func gateAllows(_ reason: Reason) -> Bool {
+    if let kind = currentKind {
+      for override in configuration.gateOverrides
+      where override.reason == reason && override.kind == kind {
+        return override.allowed
+      }
+    }
+    return canPresent
+  }
+
+  /// When `entry` must be forced: its ceiling (from the configured clock) or, for consent,
+  /// its deadline minus the margin; infinity when neither applies.
+  func dueTime(of entry: _Entry) -> Double {
+    let reason = entry.message.reason
+    var due = Double.infinity
+    // An unknown reason falls back to the generic ceiling.
+    let ceiling =
+      configuration.ceilings[reason] ?? (reason.isKnown ? nil : configuration.ceilings[.generic])
+    if let ceiling {
+      let start: Double
+      switch configuration.ceilingClock {
+      case .inProcessArrival: start = entry.arrivedAt
+      case .firstDelivery: start = firstSeen[reason.laneIndex] ?? entry.arrivedAt
+      }
+      due = start + ceiling
+    }
+    if reason == .priceIncreaseConsent, let margin = configuration.deadlineMargin,
+      let deadline = entry.message.deadline
+    {
+      due = min(due, deadline - margin)
+    }
+    return due
+  }
+
+  func isForced(due: Double, at now: Double, trigger: _Trigger) -> Bool {
+    guard due <= now else { return false }
+    switch configuration.forcing {
+    case .immediate:
+      return true
+    case .boundaryFirst(let grace):
+      if now >= due + grace { return true }
+      guard let kind = trigger.appearedKind else { return false }
+      return kind != .onboarding && kind != .paywall && kind != .checkout
+    }
+  }
+
+  mutating func emit(_ id: MessageID, forced: Bool, into actions: inout PolicyActions) {
+    guard let message = store.markInFlight(id: id) else { return }
+    shownThisBreak += 1
+    actions.displays.append(DisplayRequest(message: message, forced: forced))
+  }
+
+  mutating func emitNextInBatch(into actions: inout PolicyActions) {
+    while var remaining = batch, !remaining.isEmpty {
+      let id = remaining.removeFirst()
+      batch = remaining
+      if store.contains(id) {
+        batchCurrent = id
+        emit(id, forced: forcedInBatch.contains(id), into: &actions)
+        return
+      }
+    }
+    batch = nil
+    batchCurrent = nil
+  }
+
+  /// After a display result: moves a sequential batch on (or stops it).
+  mutating func continueBatch(
+    after id: MessageID, failure: DisplayFailure?, at now: Double, into actions: inout PolicyActions
+  ) {
+    guard batch != nil, batchCurrent == id else { return }
+    if failure == .noActiveScene, configuration.stopsBatchWithoutScene {
+      batch = nil
+      batchCurrent = nil
+      return
+    }
+    emitNextInBatch(into: &actions)
+  }
+
+  /// OpenIAP: every queued message without a scheduled retry gets one.
+  mutating func scheduleRetries(at now: Double) {
+    guard let backoff = configuration.retryBackoff else { return }
+    store.updateAll { entry in
+      if !entry.inFlight, entry.nextRetryAt == .infinity || entry.nextRetryAt <= now {
+        entry.nextRetryAt = now + entry.retryDelay
+        entry.retryDelay = min(entry.retryDelay * 2, backoff.maximum)
+      }
+    }
+  }
+
+  /// The earliest future time at which something is due: a ceiling, the end of a boundary
+  /// grace, or a retry.
+  func nextWake(after now: Double) -> Double? {
+    var earliest = Double.infinity
+    store.forEach { entry in
+      guard !entry.inFlight else { return }
+      if entry.nextRetryAt > now { earliest = min(earliest, entry.nextRetryAt) }
+      let due = dueTime(of: entry)
+      guard due < .infinity else { return }
+      let forceAt: Double
+      switch configuration.forcing {
+      case .immediate: forceAt = due
+      case .boundaryFirst(let grace): forceAt = due + grace
+      }
+      if forceAt > now { earliest = min(earliest, forceAt) }
+    }
+    return earliest < .infinity ? earliest : nil
+  }
+}

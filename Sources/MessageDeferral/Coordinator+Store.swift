@@ -1,0 +1,106 @@
+/// The coordinator's queue: the article's `Array` for ``Ordering/article``, priority lanes
+/// (``PendingQueue``) otherwise. Both are stored and one is used, so every call is direct
+/// (no existential) and mutation happens in place.
+struct _PendingStore: Sendable {
+  var article = ArticleQueue<_Entry>()
+  var lanes: PendingQueue<_Entry>
+  let usesArticle: Bool
+
+  init(ordering: Ordering) {
+    usesArticle = ordering == .article
+    lanes = PendingQueue(laneCount: ordering == .priority ? 3 : 1)
+  }
+
+  var count: Int { usesArticle ? article.count : lanes.count }
+
+  /// Entries in the order the policy considers them.
+  var entries: [_Entry] { usesArticle ? article.elements : lanes.elements }
+
+  func lane(for reason: Reason) -> Int {
+    guard lanes.laneCount == 3 else { return 0 }
+    switch reason {
+    case .priceIncreaseConsent: return 0
+    case .billingIssue: return 1
+    default: return 2
+    }
+  }
+
+  /// A newly delivered message, placed as the ordering says.
+  mutating func enqueue(_ entry: _Entry) {
+    if usesArticle {
+      article.enqueue(entry, reason: entry.message.reason)
+    } else {
+      lanes.enqueue(entry, lane: lane(for: entry.message.reason))
+    }
+  }
+
+  /// At the back (of its lane): where ``FailureHandling/appendToBack`` puts a failed display.
+  mutating func append(_ entry: _Entry) {
+    if usesArticle {
+      article.append(entry)
+    } else {
+      lanes.enqueue(entry, lane: lane(for: entry.message.reason))
+    }
+  }
+
+  /// Removes the in-flight entry with this id (or, failing that, the first with it).
+  @discardableResult
+  mutating func remove(id: MessageID) -> _Entry? {
+    if usesArticle {
+      return article.remove { $0.message.id == id && $0.inFlight }
+        ?? article.remove { $0.message.id == id }
+    }
+    return lanes.remove { $0.message.id == id && $0.inFlight }
+      ?? lanes.remove { $0.message.id == id }
+  }
+
+  /// Applies `body` to the in-flight entry with this id (or, failing that, the first with it).
+  mutating func update(id: MessageID, _ body: (inout _Entry) -> Void) {
+    var done = false
+    for inFlightOnly in [true, false] where !done {
+      updateAll { entry in
+        if !done, entry.message.id == id, entry.inFlight || !inFlightOnly {
+          body(&entry)
+          done = true
+        }
+      }
+    }
+  }
+
+  mutating func updateAll(_ body: (inout _Entry) -> Void) {
+    if usesArticle { article.updateEach(body) } else { lanes.updateEach(body) }
+  }
+
+  /// Marks the first not-in-flight entry with this id as in flight and returns its message.
+  mutating func markInFlight(id: MessageID) -> Message? {
+    var message: Message?
+    updateAll { entry in
+      if message == nil, entry.message.id == id, !entry.inFlight {
+        entry.inFlight = true
+        message = entry.message
+      }
+    }
+    return message
+  }
+
+  func contains(_ id: MessageID) -> Bool {
+    var found = false
+    forEach { if $0.message.id == id { found = true } }
+    return found
+  }
+
+  func containsLane(_ lane: Int) -> Bool {
+    var found = false
+    forEach { if $0.message.reason.laneIndex == lane { found = true } }
+    return found
+  }
+
+  func forEach(_ body: (_Entry) -> Void) {
+    if usesArticle { article.elements.forEach(body) } else { lanes.forEach(body) }
+  }
+
+  mutating func removeAll() {
+    article.removeAll()
+    lanes.removeAll()
+  }
+}

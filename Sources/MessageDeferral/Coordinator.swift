@@ -1,0 +1,202 @@
+/// Something that happened that a deferral policy may react to.
+public enum PolicyEvent: Sendable, Equatable {
+  /// A new process started (cold launch); in-memory state starts empty.
+  case processLaunched
+  /// The process was terminated; in-memory state is lost (persisted state is kept).
+  case processTerminated
+  /// StoreKit handed a message to the app.
+  case delivered(Message)
+  /// A screen of this kind appeared.
+  case screenAppeared(ScreenKind)
+  /// The window scene became foreground-active.
+  case sceneActivated
+  /// The window scene stopped being foreground-active (the app left the foreground).
+  case sceneDeactivated
+  /// A display requested earlier succeeded.
+  case displaySucceeded(MessageID)
+  /// A display requested earlier failed.
+  case displayFailed(MessageID, DisplayFailure)
+  /// The timer the policy asked for (``PolicyActions/wakeAt``) fired.
+  case timerFired
+}
+
+/// Why a display attempt failed.
+public enum DisplayFailure: String, Sendable, Equatable {
+  /// No window scene was foreground-active.
+  case noActiveScene = "no_active_scene"
+  /// A scene was active but presentation failed (multi-window iPad, a scene in transition).
+  case presentationFailed = "presentation_failed"
+}
+
+/// One display the policy asks for.
+public struct DisplayRequest: Sendable, Equatable {
+  public var message: Message
+  /// Whether the message is shown because it passed its ceiling (a fallback fired).
+  public var forced: Bool
+  public init(message: Message, forced: Bool) {
+    self.message = message
+    self.forced = forced
+  }
+}
+
+/// What a policy answers to an event: displays to attempt now, in order, and when to be woken.
+///
+/// The caller owns one value and passes it to every ``Coordinator/handle(_:at:into:)``, which
+/// clears and refills it, so no allocation happens per event once it has grown.
+public struct PolicyActions: Sendable {
+  /// Displays to attempt now, in this order. The caller reports each result back with
+  /// ``PolicyEvent/displaySucceeded(_:)`` or ``PolicyEvent/displayFailed(_:_:)``.
+  public var displays: ContiguousArray<DisplayRequest> = []
+  /// When the policy wants ``PolicyEvent/timerFired`` (replacing any earlier request);
+  /// `nil`: no timer.
+  public var wakeAt: Double?
+
+  public init() {}
+
+  public mutating func reset() {
+    displays.removeAll(keepingCapacity: true)
+    wakeAt = nil
+  }
+}
+
+/// Counters a coordinator keeps about its own behaviour (for reports and tests).
+public struct CoordinatorCounters: Sendable, Equatable {
+  /// Checkpoint calls refused because a batch was running (Adapty's
+  /// `storeMessageShowInProgress`).
+  public var refusedShowCalls = 0
+  /// Deliveries ignored as duplicates of a queued message.
+  public var duplicatesIgnored = 0
+  /// Queued messages lost with the process.
+  public var lostWithProcess = 0
+  public init() {}
+}
+
+/// Runs one ``PolicyConfiguration``: fed events, it answers with actions.
+///
+/// Pure and deterministic: it has no clock (time is passed in), no randomness and no thread;
+/// the same events at the same times give the same actions. It uses only what a real app can
+/// know: the messages StoreKit delivered (reason, identity, the consent deadline that the
+/// renewal date gives), the current screen kind, the scene state, its own clock, and what
+/// it chose to persist (the first time it saw a message of each reason).
+public struct Coordinator: Sendable {
+  public let configuration: PolicyConfiguration
+  public internal(set) var counters = CoordinatorCounters()
+
+  var store: _PendingStore
+  /// The article's `canPresent`.
+  var canPresent: Bool
+  var sceneActive = false
+  var currentKind: ScreenKind?
+  /// Sheets requested since the last break began.
+  var shownThisBreak = 0
+  /// The remaining messages of a sequential batch, in order; `nil` when none runs.
+  var batch: ContiguousArray<MessageID>?
+  /// The message of the running sequential batch awaiting its result.
+  var batchCurrent: MessageID?
+  /// The messages of the running batch that are forced (past their ceiling).
+  var forcedInBatch: Set<MessageID> = []
+  /// Persisted across process deaths: first time a message of each reason lane was seen.
+  var firstSeen: [Double?] = Array(repeating: nil, count: 5)
+  /// Scratch space for selecting candidates, kept to avoid allocating per flush.
+  var candidates: ContiguousArray<_Candidate> = []
+
+  public init(configuration: PolicyConfiguration) {
+    self.configuration = configuration
+    self.store = _PendingStore(ordering: configuration.ordering)
+    self.canPresent = configuration.gateAtLaunch
+  }
+
+  /// Messages queued now, in the order the policy would consider them.
+  public var pending: [Message] { store.entries.map(\.message) }
+
+  /// Handles `event` at time `now` and writes the answer into `actions` (cleared first).
+  public mutating func handle(
+    _ event: PolicyEvent, at now: Double, into actions: inout PolicyActions
+  ) {
+    actions.reset()
+    switch event {
+    case .processLaunched, .processTerminated:
+      counters.lostWithProcess += store.count
+      store.removeAll()
+      canPresent = configuration.gateAtLaunch
+      sceneActive = false
+      currentKind = nil
+      batch = nil
+      batchCurrent = nil
+      shownThisBreak = 0
+
+    case .delivered(let message):
+      if configuration.deduplicates, store.contains(message.id) {
+        counters.duplicatesIgnored += 1
+      } else {
+        let lane = message.reason.laneIndex
+        if firstSeen[lane] == nil { firstSeen[lane] = now }
+        store.enqueue(_Entry(message: message, arrivedAt: now, retryDelay: initialRetryDelay))
+      }
+      flush(at: now, trigger: .delivery, into: &actions)
+
+    case .screenAppeared(let kind):
+      currentKind = kind
+      shownThisBreak = 0
+      let rule = configuration.gate(for: kind)
+      switch rule {
+      case .open: canPresent = true
+      case .closed: canPresent = false
+      case .unchanged: break
+      }
+      var trigger: _Trigger = .boundary(kind)
+      if configuration.checkpoints.contains(kind), configuration.triggers.contains(.checkpoint) {
+        trigger = .checkpoint(kind)
+      } else if rule != .unchanged, configuration.triggers.contains(.gateAssignment) {
+        trigger = .gateAssignment(kind)
+      }
+      flush(at: now, trigger: trigger, into: &actions)
+
+    case .sceneActivated:
+      sceneActive = true
+      shownThisBreak = 0
+      flush(at: now, trigger: .sceneActivation, into: &actions)
+
+    case .sceneDeactivated:
+      sceneActive = false
+
+    case .displaySucceeded(let id):
+      let removed: _Entry?
+      if configuration.removesDisplayed {
+        removed = store.remove(id: id)
+      } else {
+        store.update(id: id) { $0.inFlight = false }
+        removed = nil
+      }
+      if let removed, configuration.ceilingClock == .firstDelivery {
+        let lane = removed.message.reason.laneIndex
+        if !store.containsLane(lane) { firstSeen[lane] = nil }
+      }
+      continueBatch(after: id, failure: nil, at: now, into: &actions)
+
+    case .displayFailed(let id, let failure):
+      switch configuration.onFailure {
+      case .keepInPlace:
+        store.update(id: id) { $0.inFlight = false }
+      case .appendToBack:
+        if var entry = store.remove(id: id) {
+          entry.inFlight = false
+          store.append(entry)
+        }
+      }
+      if let backoff = configuration.retryBackoff {
+        store.update(id: id) { entry in
+          entry.nextRetryAt = now + entry.retryDelay
+          entry.retryDelay = min(entry.retryDelay * 2, backoff.maximum)
+        }
+      }
+      continueBatch(after: id, failure: failure, at: now, into: &actions)
+
+    case .timerFired:
+      flush(at: now, trigger: .timer, into: &actions)
+    }
+    actions.wakeAt = nextWake(after: now)
+  }
+
+  var initialRetryDelay: Double { configuration.retryBackoff?.initial ?? .infinity }
+}

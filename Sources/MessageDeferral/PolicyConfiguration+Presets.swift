@@ -1,0 +1,111 @@
+extension PolicyConfiguration {
+  /// `storekit-auto`: StoreKit's default, no listener. Each message is shown as soon as it is
+  /// delivered and a scene is active, over whatever screen; a message delivered before the
+  /// scene is active, or whose display failed, is shown when the scene next becomes active.
+  public static let storeKitAuto = PolicyConfiguration(
+    triggers: [.delivery], requiresActiveScene: true, onFailure: .keepInPlace,
+    retriesOnSceneActivation: true, deduplicates: true)
+
+  /// The article's table (sources/000): launch, onboarding, paywall, checkout ("purchase /
+  /// checkout") and immersive close the switch; home and settings open it; other kinds
+  /// (`content`) leave it as it was.
+  public static let articleGate = gateTable(
+    [
+      .launch: .closed, .onboarding: .closed, .paywall: .closed, .checkout: .closed,
+      .immersive: .closed, .home: .open, .settings: .open,
+    ], otherwise: .unchanged)
+
+  /// `screen-gate`: the article's `StoreMessageCoordinator` as written. Consent and billing
+  /// inserted at index 0 (the newest of them first), others appended; `canPresent` assigned on
+  /// screen appearance by the article's table, `false` at process start; a flush on every
+  /// assignment and every enqueue, only with an active scene; all pending shown in order; a
+  /// failed one appended at the back; no retry when the scene later becomes active; no
+  /// de-duplication; pending lost with the process.
+  public static let screenGate = PolicyConfiguration(
+    gate: articleGate, gateAtLaunch: false, triggers: [.delivery, .gateAssignment],
+    ordering: .article, requiresActiveScene: true, onFailure: .appendToBack,
+    retriesOnSceneActivation: false)
+
+  /// `screen-gate-ceiling`: `screen-gate` plus the article's per-reason ceilings: consent
+  /// waiting longer than 12 h is shown at once even on an immersive screen (a fallback
+  /// fired). Waiting is timed from the in-process arrival (the Japanese version's
+  /// `since: Date()`), so it restarts after a relaunch. The article gives no numbers for
+  /// billing and generic: they are parameters (`ceilings` in a custom policy), none here.
+  public static let screenGateCeiling: PolicyConfiguration = {
+    var config = screenGate
+    config.ceilings = [.priceIncreaseConsent: 12 * 3600]
+    config.ceilingClock = .inProcessArrival
+    config.forcing = .immediate
+    return config
+  }()
+
+  /// `adapty-manual`: Adapty `storeMessagesHandling: .manual` (`StoreKitMessageManager`).
+  /// Listener from activation, in memory, de-duplicated; `showStoreMessages(for:)` called at
+  /// every appearance of `home` (the checkpoint); shown one by one with `await`, removed on
+  /// success; a failed display is logged and kept, and the batch goes on, but an unavailable
+  /// scene ends the batch; a call while a batch runs is refused.
+  public static let adaptyManual = PolicyConfiguration(
+    triggers: [.checkpoint], checkpoints: [.home], ordering: .arrival,
+    requiresActiveScene: false, sequentialBatch: true, refusesConcurrentShow: true,
+    onFailure: .keepInPlace, stopsBatchWithoutScene: true, removesDisplayed: true,
+    deduplicates: true, showsUnknownReasons: true)
+
+  /// `revenuecat-manual`: RevenueCat `showStoreMessagesAutomatically: false`
+  /// (`StoreMessagesHelper`). Messages appended to an in-memory list, no de-duplication;
+  /// `showStoreMessages(for:)` at every appearance of `home` calls display on every listed
+  /// message of a recognised type and never removes one (so a failed one stays queued, and
+  /// so does a shown one); unknown reasons have no `StoreMessageType` and can never be shown.
+  public static let revenueCatManual = PolicyConfiguration(
+    triggers: [.checkpoint], checkpoints: [.home], ordering: .arrival,
+    requiresActiveScene: false, onFailure: .keepInPlace, removesDisplayed: false,
+    deduplicates: false, showsUnknownReasons: false)
+
+  /// `openiap`: react-native-iap / OpenIAP. A listener that displays every message at once
+  /// on delivery; while no scene is active (or after a failure) it retries with backoff,
+  /// 0.5 s doubling to 2 s.
+  public static let openIAP = PolicyConfiguration(
+    triggers: [.delivery], ordering: .arrival, requiresActiveScene: true,
+    onFailure: .keepInPlace, retryBackoff: Backoff(initial: 0.5, maximum: 2))
+
+  /// `never`: a listener that never displays. The worst case for consent.
+  public static let never = PolicyConfiguration(triggers: [], requiresActiveScene: true)
+
+  /// `deadline-aware`: this project's own policy, built to beat the others on onboarding
+  /// interruptions *and* consent latency at once, using only what a real app knows.
+  ///
+  /// The reasoning, rule by rule:
+  /// - **A natural break first.** Messages are shown when a screen that no sheet interrupts
+  ///   (home, settings, content) appears, or is current when a message arrives or the scene
+  ///   becomes active. Launch, onboarding, paywall, checkout and immersive screens close the
+  ///   gate, so the article's case (consent over the third onboarding screen) cannot happen
+  ///   before a hard ceiling. Unlike the SDKs' single checkpoint (`home`), every calm screen
+  ///   counts, which keeps latency short.
+  /// - **One sheet per break.** Two system sheets in a row feel like a wall; the next break
+  ///   comes soon in any app where messages are shown at all.
+  /// - **The most urgent first.** Ordered by the earlier of the consent deadline (the renewal
+  ///   date StoreKit gives any app) and the ceiling due time, so consent outranks a generic
+  ///   message and a near deadline outranks a far one.
+  /// - **Retry on scene activation**, so a failed or scene-less attempt is not stranded until
+  ///   the next screen change.
+  /// - **Ceilings timed from first delivery and persisted** across relaunches (the app
+  ///   stores the first time it saw a message of each reason): a relaunch does not restart
+  ///   the wait, unlike `screen-gate-ceiling`. Consent: 24 h, or two days before its
+  ///   deadline, whichever is earlier. Billing: 24 h. Others: 7 days.
+  /// - **Force at a screen boundary before forcing mid-screen.** Past its ceiling a message
+  ///   is shown at the next appearance of any screen but onboarding, paywall and checkout;
+  ///   only if none comes within 6 h is it forced at once, wherever the user is.
+  /// - De-duplicated; unknown reasons are shown like generic ones.
+  public static let deadlineAware = PolicyConfiguration(
+    gate: gateTable(
+      [.home: .open, .settings: .open, .content: .open], otherwise: .closed),
+    gateAtLaunch: false,
+    triggers: [.delivery, .screenAppearance], ordering: .urgency, requiresActiveScene: true,
+    onFailure: .keepInPlace, retriesOnSceneActivation: true,
+    ceilings: [
+      .priceIncreaseConsent: 24 * 3600, .billingIssue: 24 * 3600,
+      .winBackOffer: 7 * 86400, .generic: 7 * 86400,
+    ],
+    ceilingClock: .firstDelivery, forcing: .boundaryFirst(grace: 6 * 3600),
+    deadlineMargin: 2 * 86400, deduplicates: true, showsUnknownReasons: true,
+    sheetsPerBreak: 1)
+}
