@@ -101,7 +101,8 @@ extension _JSONParser {
     for _ in 0..<4 {
       guard let byte = current, let digit = _JSONParser.hexValue(byte) else {
         throw error(
-          at: escapeStart, "\\u must be followed by four hexadecimal digits, as in \\u00e9")
+          at: escapeStart,
+          "invalid \\u escape; write four hexadecimal digits after \\u, as in \\u00e9")
       }
       value = value << 4 | digit
       index += 1
@@ -166,16 +167,17 @@ extension _JSONParser {
     return quoted ? "'\(text)'" : text
   }
 
-  /// A fix for common mistakes at `offset` (comments, single quotes, bare words), or "".
-  func hint(at offset: Int) -> String {
-    guard offset < bytes.count else { return "" }
+  /// A fix for common mistakes at `offset` (comments, single quotes, bare words), or
+  /// `otherwise`.
+  func hint(at offset: Int, otherwise: String) -> String {
+    guard offset < bytes.count else { return otherwise }
     switch bytes[offset] {
     case UInt8(ascii: "/"), UInt8(ascii: "#"): return "; JSON has no comments"
     case UInt8(ascii: "'"): return "; JSON strings use double quotes"
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "_"):
       return "; put text in double quotes"
-    default: return ""
+    default: return otherwise
     }
   }
 

@@ -117,7 +117,7 @@ struct _JSONParser {
     }
     skipWhitespace()
     if atEnd {
-      throw error(at: index, "expected a JSON value, found the end of the input (it is empty)")
+      throw error(at: index, "the input is empty; write a JSON value, such as {}")
     }
     var stack: [_JSONFrame] = []
     var value: JSONNode
@@ -125,7 +125,8 @@ struct _JSONParser {
       let start = index
       let startPosition = position(at: start)
       guard let byte = current else {
-        throw error(at: index, "expected a value, found the end of the input")
+        throw error(
+          at: index, "expected a value, found the end of the input; complete the document")
       }
       switch byte {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -161,7 +162,12 @@ struct _JSONParser {
           "expected a value, found '\(Character(Unicode.Scalar(byte)))'; "
             + "remove the trailing comma before it")
       default:
-        throw error(at: start, "expected a value, found \(describe(at: start))" + hint(at: start))
+        throw error(
+          at: start,
+          "expected a value, found \(describe(at: start))"
+            + hint(
+              at: start,
+              otherwise: "; write a string, a number, an object, an array, true, false or null"))
       }
 
       // A value is complete: hand it to the open containers, closing those that end here.
@@ -193,7 +199,7 @@ struct _JSONParser {
             throw error(
               at: index,
               "expected ',' or '}' after an object member, found \(describe(at: index))"
-                + (atEnd ? "; the object is not closed" : ""))
+                + "; separate members with ',' and close the object with '}'")
           }
         } else {
           stack[top].elements.append(value)
@@ -210,7 +216,7 @@ struct _JSONParser {
             throw error(
               at: index,
               "expected ',' or ']' after an array element, found \(describe(at: index))"
-                + (atEnd ? "; the array is not closed" : ""))
+                + "; separate elements with ',' and close the array with ']'")
           }
         }
       }
@@ -227,13 +233,17 @@ struct _JSONParser {
       }
       throw error(
         at: start,
-        "expected a key in double quotes, found \(describe(at: start))" + hint(at: start))
+        "expected a key in double quotes, found \(describe(at: start))"
+          + hint(at: start, otherwise: "; write keys as \"key\": value"))
     }
     let keyPosition = position(at: start)
     let key = try parseString()
     skipWhitespace()
     guard current == UInt8(ascii: ":") else {
-      throw error(at: index, "expected ':' after the key \"\(key)\", found \(describe(at: index))")
+      throw error(
+        at: index,
+        "expected ':' after the key \"\(key)\", found \(describe(at: index)); write \"\(key)\": value"
+      )
     }
     index += 1
     skipWhitespace()
@@ -262,7 +272,9 @@ struct _JSONParser {
     }
     if current == UInt8(ascii: "-") { index += 1 }
     guard isDigit(current) else {
-      throw error(at: index, "expected a digit after '-', found \(describe(at: index))")
+      throw error(
+        at: index,
+        "expected a digit after '-', found \(describe(at: index)); write a number such as -1")
     }
     if current == UInt8(ascii: "0") {
       index += 1
@@ -276,7 +288,9 @@ struct _JSONParser {
       index += 1
       guard isDigit(current) else {
         throw error(
-          at: index, "expected a digit after the decimal point, found \(describe(at: index))")
+          at: index,
+          "expected a digit after the decimal point, found \(describe(at: index)); write 1.0 or 1, not 1."
+        )
       }
       while isDigit(current) { index += 1 }
     }
@@ -284,14 +298,18 @@ struct _JSONParser {
       index += 1
       if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
       guard isDigit(current) else {
-        throw error(at: index, "expected a digit in the exponent, found \(describe(at: index))")
+        throw error(
+          at: index,
+          "expected a digit in the exponent, found \(describe(at: index)); write 1e5, not 1e")
       }
       while isDigit(current) { index += 1 }
     }
     let literal = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let number = Double(literal), number.isFinite else {
       let shown = literal.count > 24 ? String(literal.prefix(20)) + "..." : literal
-      throw error(at: start, "number \(shown) is too large (beyond ±1.8e308)")
+      throw error(
+        at: start, "number \(shown) is too large; numbers must fit a double (at most about 1.8e308)"
+      )
     }
     return (number, literal)
   }
