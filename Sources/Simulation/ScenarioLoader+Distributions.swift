@@ -89,7 +89,7 @@ extension _ScenarioDecoder {
     let kindPath = _JSONPath.member(path, member.key)
     guard Self.distributionKinds.contains(member.key) else {
       let suggestion =
-        Spelling.closest(to: member.key, in: Self.distributionKinds).map {
+        suggestion(for: member.key, in: Self.distributionKinds).map {
           "did you mean '\($0)'? "
         }
         ?? ""

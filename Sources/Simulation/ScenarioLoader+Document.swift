@@ -360,7 +360,7 @@ extension _ScenarioDecoder {
     guard let name = readString(node, at: path, example: "\"storekit-auto\"") else { return nil }
     guard let names = list?.names else { return nil }
     guard names.contains(name) else {
-      let suggestion = Spelling.closest(to: name, in: names).map { "did you mean '\($0)'? " } ?? ""
+      let suggestion = suggestion(for: name, in: names).map { "did you mean '\($0)'? " } ?? ""
       report(
         path, node,
         "'\(name)' is not one of the policies; \(suggestion)the baseline must be one "

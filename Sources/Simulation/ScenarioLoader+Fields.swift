@@ -9,6 +9,8 @@ import MessageDeferral
 /// caller carries on with the other fields, so one run of the decoder finds every problem.
 struct _ScenarioDecoder {
   var problems: [ScenarioErrors.Problem] = []
+  /// Candidate names left to compare against misspellings (see ``suggestion(for:in:)``).
+  var suggestionBudget = 20_000
 
   mutating func report(_ path: String, _ node: JSONNode?, _ message: String) {
     problems.append(ScenarioErrors.Problem(path: path, message: message, position: node?.position))
@@ -114,7 +116,7 @@ extension _ScenarioDecoder {
       guard names.contains(member.key) else {
         problems.append(
           ScenarioErrors.Problem(
-            path: memberPath, message: Self.unknownKeyMessage(member.key, valid: names),
+            path: memberPath, message: unknownKeyMessage(member.key, valid: names),
             position: member.keyPosition))
         continue
       }
@@ -123,7 +125,7 @@ extension _ScenarioDecoder {
     // A misspelled required key is reported once, as an unknown key with its correction.
     let corrected = Set(
       list.compactMap { member in
-        names.contains(member.key) ? nil : Spelling.closest(to: member.key, in: names)
+        names.contains(member.key) ? nil : suggestion(for: member.key, in: names)
       })
     for key in keys where members[key.name] == nil && !seen.contains(key.name) {
       guard let example = key.example, !corrected.contains(key.name) else { continue }
@@ -132,11 +134,21 @@ extension _ScenarioDecoder {
     return _Object(node: node, path: path, members: members)
   }
 
-  static func unknownKeyMessage(_ key: String, valid: [String]) -> String {
-    if let suggestion = Spelling.closest(to: key, in: valid) {
+  mutating func unknownKeyMessage(_ key: String, valid: [String]) -> String {
+    if let suggestion = suggestion(for: key, in: valid) {
       return "unknown key '\(key)'; did you mean '\(suggestion)'?"
     }
     return "unknown key '\(key)'; valid keys: \(valid.joined(separator: ", "))"
+  }
+
+  /// The closest valid name to a misspelled one (``Spelling/closest(to:in:)``).
+  ///
+  /// Bounded work on hostile input: names longer than 64 characters get no suggestion (they
+  /// are no typo), and once ``suggestionBudget`` comparisons are spent, none does.
+  mutating func suggestion(for name: String, in candidates: [String]) -> String? {
+    guard name.utf8.count <= 64, suggestionBudget >= candidates.count else { return nil }
+    suggestionBudget -= candidates.count
+    return Spelling.closest(to: name, in: candidates)
   }
 
   /// A required field: reports nothing when absent (``readObject`` did), else reads it.
@@ -191,7 +203,7 @@ extension _ScenarioDecoder {
       return nil
     }
     guard cases.contains(text) else {
-      let suggestion = Spelling.closest(to: text, in: cases).map { "did you mean '\($0)'? " } ?? ""
+      let suggestion = suggestion(for: text, in: cases).map { "did you mean '\($0)'? " } ?? ""
       report(
         path, node,
         "unknown \(what) '\(text)'; \(suggestion)valid: \(cases.joined(separator: ", "))")

@@ -187,31 +187,14 @@ extension _ScenarioDecoder {
     return transitions
   }
 
-  /// A number with at most 10 significant digits, for sums in messages.
+  /// A sum or a difference of probabilities for messages, to 9 decimals (the tolerance).
   static func rounded(_ value: Double) -> String {
-    guard value != 0 else { return "0" }
-    let scale = pow10(9 - Int(log10Floor(abs(value))))
-    return _decimal((value * scale).rounded() / scale)
+    _decimal((value * 1e9).rounded() / 1e9)
   }
 
-  private static func log10Floor(_ value: Double) -> Int {
-    var exponent = 0
-    var scaled = value
-    while scaled >= 10 {
-      scaled /= 10
-      exponent += 1
-    }
-    while scaled < 1 {
-      scaled *= 10
-      exponent -= 1
-    }
-    return exponent
-  }
-
-  private static func pow10(_ exponent: Int) -> Double {
-    var result = 1.0
-    for _ in 0..<abs(exponent) { result *= 10 }
-    return exponent >= 0 ? result : 1 / result
+  /// At most `limit` names, then `...`: messages stay short for files with many screens.
+  static func list(_ names: [String], limit: Int = 12) -> String {
+    names.prefix(limit).joined(separator: ", ") + (names.count > limit ? ", ..." : "")
   }
 
   /// Resolves each target to a screen index or `background`, reporting unknown targets and
@@ -237,14 +220,14 @@ extension _ScenarioDecoder {
           }
         } else {
           let suggestion =
-            Spelling.closest(to: transition.target, in: targets).map { "did you mean '\($0)'? " }
+            suggestion(for: transition.target, in: targets).map { "did you mean '\($0)'? " }
             ?? ""
           problems.append(
             ScenarioErrors.Problem(
               path: transition.path,
               message: "unknown screen '\(transition.target)'; \(suggestion)a transition leads to "
                 + "a screen name or \"background\" (screens: "
-                + drafts.compactMap(\.name).joined(separator: ", ") + ")",
+                + Self.list(drafts.compactMap(\.name)) + ")",
               position: transition.position))
         }
       }
@@ -272,12 +255,14 @@ extension _ScenarioDecoder {
       guard let index else { return nil }
       guard let screen = index[name] else {
         let suggestion =
-          Spelling.closest(to: name, in: drafts.compactMap(\.name)).map { "did you mean '\($0)'? " }
+          decoder.suggestion(for: name, in: drafts.compactMap(\.name)).map {
+            "did you mean '\($0)'? "
+          }
           ?? ""
         decoder.report(
           entryPath, valueNode,
           "unknown screen '\(name)'; \(suggestion)screens: "
-            + drafts.compactMap(\.name).joined(separator: ", "))
+            + Self.list(drafts.compactMap(\.name)))
         return nil
       }
       guard let kind = drafts[screen].kind else { return nil }
@@ -329,9 +314,10 @@ extension _ScenarioDecoder {
     }
     let names = drafts.map { $0.name ?? "?" }
 
-    let reachable = Self.closure(from: [entries.coldLaunch, entries.newUser, entries.returning]) {
-      successors[$0]
-    }
+    let reachable = Set(
+      Self.closure(from: [entries.coldLaunch, entries.newUser, entries.returning]) {
+        successors[$0]
+      })
     for screen in 0..<count where !reachable.contains(screen) {
       report(
         drafts[screen].path, drafts[screen].node,
@@ -345,12 +331,13 @@ extension _ScenarioDecoder {
     for (screen, targets) in successors.enumerated() {
       for target in targets { predecessors[target].append(screen) }
     }
-    let canLeave = Self.closure(from: (0..<count).filter { leaves[$0] }) { predecessors[$0] }
+    let canLeave = Set(Self.closure(from: (0..<count).filter { leaves[$0] }) { predecessors[$0] })
     for screen in 0..<count where !canLeave.contains(screen) && drafts[screen].kind != .launch {
-      let trapped = Self.closure(from: [screen]) { successors[$0] }.sorted().map {
+      // The first few screens the user can reach from here, none of which leads out.
+      let trapped = Self.closure(from: [screen], limit: 7) { successors[$0] }.map {
         "'\(names[$0])'"
       }
-      let shown = trapped.prefix(6).joined(separator: ", ") + (trapped.count > 6 ? ", ..." : "")
+      let shown = Self.list(trapped, limit: 6)
       report(
         drafts[screen].transitionsPath, drafts[screen].node["transitions"] ?? drafts[screen].node,
         "from screen '\(names[screen])' the app can never go to the background: every path stays "
@@ -374,15 +361,22 @@ extension _ScenarioDecoder {
     }
   }
 
-  /// Every node reachable from `starts` (starts included).
+  /// Every node reachable from `starts` (starts included), in discovery order; with a
+  /// `limit`, only the first `limit` found.
   ///
-  /// - Complexity: O(*V* + *E*).
-  static func closure(from starts: [Int], next: (Int) -> [Int]) -> Set<Int> {
+  /// - Complexity: O(*V* + *E*); O(`limit` × out-degree) with a limit.
+  static func closure(
+    from starts: [Int], limit: Int = .max, next: (Int) -> [Int]
+  ) -> [Int] {
     var seen = Set(starts)
-    var stack = starts
-    while let node = stack.popLast() {
-      for target in next(node) where seen.insert(target).inserted { stack.append(target) }
+    var order = starts
+    var queue = starts[...]
+    while let node = queue.popFirst(), order.count < limit {
+      for target in next(node) where seen.insert(target).inserted {
+        order.append(target)
+        queue.append(target)
+      }
     }
-    return seen
+    return Array(order.prefix(limit))
   }
 }

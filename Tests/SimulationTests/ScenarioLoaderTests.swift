@@ -204,6 +204,27 @@ struct ScenarioLoaderTests {
       ])
   }
 
+  /// A large hostile graph: 2000 screens in a cycle that never leaves. Each is reported,
+  /// with a short message (the trapped screens listed are capped), and nothing else.
+  @Test func manyTrappedScreensAreEachReportedBriefly() throws {
+    let count = 2000
+    let cycle = (0..<count).map { index in
+      "{\"name\": \"s\(index)\", \"kind\": \"content\", \"dwell\": {\"fixed\": \"1s\"}, "
+        + "\"transitions\": {\"s\((index + 1) % count)\": 1}}"
+    }.joined(separator: ", ")
+    let text = ScenarioTemplates.minimal(replacing: [
+      (
+        InvalidScenarioCase.homeTransitions,
+        "\"transitions\": {\"player\": 0.5, \"background\": 0.4, \"s0\": 0.1}"
+      ),
+      (InvalidScenarioCase.splash, InvalidScenarioCase.splash + ", " + cycle),
+    ])
+    let errors = try #require(ScenarioTemplates.errors(of: text))
+    #expect(errors.problems.count == count)
+    #expect(errors.problems.allSatisfy { $0.message.contains("can never go to the background") })
+    #expect(errors.problems.allSatisfy { $0.message.count < 300 })
+  }
+
   @Test func missingFileAndFolderAreReported() throws {
     let missing = "/nonexistent/deferral-sim/scenario.json"
     #expect {
