@@ -24,7 +24,8 @@ public enum DurationText {
       throw DurationTextError("empty duration; write a number and a unit, such as \"45s\"")
     }
     if scalars[0] == "-" {
-      throw DurationTextError("\(quoted) is negative; durations are 0 or more")
+      throw DurationTextError(
+        "\(quoted) is negative; write a duration of 0 or more, such as \"\(text.dropFirst())\"")
     }
     var end = 0
     while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }

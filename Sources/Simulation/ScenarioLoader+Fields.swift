@@ -101,6 +101,9 @@ extension _ScenarioDecoder {
       return nil
     }
     let names = keys.map(\.name)
+    // Misspellings are matched against the keys not already present.
+    let present = Set(list.map(\.key))
+    let absent = names.filter { !present.contains($0) }
     var members: [String: JSONNode] = [:]
     var seen: Set<String> = []
     for member in list {
@@ -116,7 +119,8 @@ extension _ScenarioDecoder {
       guard names.contains(member.key) else {
         problems.append(
           ScenarioErrors.Problem(
-            path: memberPath, message: unknownKeyMessage(member.key, valid: names),
+            path: memberPath,
+            message: unknownKeyMessage(member.key, valid: names, absent: absent),
             position: member.keyPosition))
         continue
       }
@@ -125,7 +129,7 @@ extension _ScenarioDecoder {
     // A misspelled required key is reported once, as an unknown key with its correction.
     let corrected = Set(
       list.compactMap { member in
-        names.contains(member.key) ? nil : suggestion(for: member.key, in: names)
+        names.contains(member.key) ? nil : suggestion(for: member.key, in: absent)
       })
     for key in keys where members[key.name] == nil && !seen.contains(key.name) {
       guard let example = key.example, !corrected.contains(key.name) else { continue }
@@ -134,8 +138,8 @@ extension _ScenarioDecoder {
     return _Object(node: node, path: path, members: members)
   }
 
-  mutating func unknownKeyMessage(_ key: String, valid: [String]) -> String {
-    if let suggestion = suggestion(for: key, in: valid) {
+  mutating func unknownKeyMessage(_ key: String, valid: [String], absent: [String]) -> String {
+    if let suggestion = suggestion(for: key, in: absent) {
       return "unknown key '\(key)'; did you mean '\(suggestion)'?"
     }
     return "unknown key '\(key)'; valid keys: \(valid.joined(separator: ", "))"

@@ -123,13 +123,16 @@ extension _ScenarioDecoder {
         $1, at: $2, example: "{\"lognormal\": {\"median\": \"30s\", \"sigma\": 0.8}}")
     }
     if let transitionsNode = object["transitions"] {
-      draft.transitions = readTransitions(transitionsNode, at: draft.transitionsPath)
-      if draft.kind == .launch, let transitions = draft.transitions, !transitions.isEmpty {
-        report(
-          draft.transitionsPath, transitionsNode,
-          "the launch screen has no transitions of its own: after the splash, entries.new_user "
-            + "or entries.returning decides what follows; remove 'transitions'")
-        draft.transitions = []
+      if draft.kind == .launch {
+        // `{}` is harmless; anything else suggests a misunderstanding worth correcting.
+        if transitionsNode.value != .object([]) {
+          report(
+            draft.transitionsPath, transitionsNode,
+            "the launch screen has no transitions of its own: after the splash, "
+              + "entries.new_user or entries.returning decides what follows; remove 'transitions'")
+        }
+      } else {
+        draft.transitions = readTransitions(transitionsNode, at: draft.transitionsPath)
       }
     } else if let kind = draft.kind, kind != .launch {
       report(
@@ -172,6 +175,7 @@ extension _ScenarioDecoder {
         path, node,
         "must list at least one transition; a screen needs somewhere to go, such as "
           + "{\"home\": 0.7, \"background\": 0.3}")
+      return nil  // as if unreadable: the graph checks would only repeat the problem
     } else if probabilities.count == members.count {
       let sum = probabilities.reduce(0, +)
       if abs(sum - 1) > 1e-9 {

@@ -169,6 +169,36 @@ struct ScenarioLoaderTests {
     #expect(errors.problems.count == 1, "\(errors)")
   }
 
+  @Test func launchScreenMayHaveEmptyTransitions() throws {
+    let splash = InvalidScenarioCase.splash
+    let text = ScenarioTemplates.minimal(replacing: [
+      (splash, String(splash.dropLast()) + ", \"transitions\": {}}")
+    ])
+    #expect(throws: Never.self) { try ScenarioLoader.load(json: text, file: "t.json") }
+  }
+
+  /// `{}` on a screen that needs transitions is one problem, not also an unreachable screen
+  /// and a screen that cannot leave.
+  @Test func emptyTransitionsAreReportedOnce() throws {
+    let text = ScenarioTemplates.minimal(replacing: [
+      (InvalidScenarioCase.homeTransitions, "\"transitions\": {}")
+    ])
+    let errors = try #require(ScenarioTemplates.errors(of: text))
+    #expect(errors.problems.count == 1, "\(errors)")
+  }
+
+  /// "note" is closest to "name", but a screen already has a name: no suggestion then.
+  @Test func suggestionsSkipKeysAlreadyPresent() throws {
+    let text = ScenarioTemplates.minimal(replacing: [
+      (InvalidScenarioCase.playerTransitions, "\"note\": 1")
+    ])
+    let errors = try #require(ScenarioTemplates.errors(of: text))
+    #expect(
+      errors.problems.contains {
+        $0.message == "unknown key 'note'; valid keys: name, kind, dwell, transitions"
+      }, "\(errors)")
+  }
+
   @Test func syntaxErrorsCarryLineAndColumn() throws {
     let text = "{\n  \"schema\": 1\n  \"name\": \"x\"\n}\n"
     let errors = try #require(ScenarioTemplates.errors(of: text, file: "bad.json"))
