@@ -1,0 +1,372 @@
+import MessageDeferral
+
+// The top level of a scenario file and its sections other than screens: run size, population,
+// sessions, onboarding, scene, sheets, messages, policies.
+
+extension _ScenarioDecoder {
+  static let topLevelKeys: [_Key] = [
+    .optional("$schema"),
+    .required("schema", "1"),
+    .required("name", "\"my-app\""),
+    .optional("description"),
+    .required("horizon", "\"30d\""),
+    .optional("users"),
+    .optional("replications"),
+    .optional("seed"),
+    .required(
+      "population",
+      "{\"new_user_share\": 0.3, \"install_window\": {\"start\": \"0s\", \"end\": \"25d\"}, "
+        + "\"subscriber_share\": 0.4, \"returning_subscriber_share\": 0.1}"),
+    .required("sessions", "{\"gap\": ..., \"background_termination_probability\": 0.5, ...}"),
+    .required("screens", "[{\"name\": \"splash\", \"kind\": \"launch\", \"dwell\": ...}, ...]"),
+    .required(
+      "entries",
+      "{\"cold_launch\": \"splash\", \"new_user\": \"onboarding_1\", \"returning\": \"home\"}"),
+    .required(
+      "onboarding",
+      "{\"quit_after_sheet_probability\": 0.25, \"never_return_after_leaving_probability\": 0.5}"),
+    .required(
+      "scene",
+      "{\"activation_delay\": {\"uniform\": {\"low\": \"100ms\", \"high\": \"600ms\"}}, "
+        + "\"display_failure_probability\": 0.01}"),
+    .required("sheet_dwell", "{\"lognormal\": {\"median\": \"6s\", \"sigma\": 0.6}}"),
+    .required("messages", "{\"price_increase_consent\": {...}, \"billing_issue\": {...}}"),
+    .required("policies", "[\"storekit-auto\", \"deadline-aware\"]"),
+    .optional("baseline"),
+  ]
+
+  /// Decodes a whole document; `nil` when any problem was found.
+  mutating func readScenario(_ root: JSONNode) -> Scenario? {
+    let path = _JSONPath.root
+    guard case .object = root.value else {
+      report(
+        path, root,
+        "a scenario must be a JSON object, got \(root.typeName); start from "
+          + "scenarios/indie-subscription.json")
+      return nil
+    }
+    guard let top = readObject(root, at: path, keys: Self.topLevelKeys) else { return nil }
+    if let node = top["schema"] { readSchemaVersion(node, at: top.path("schema")) }
+    if let node = top["$schema"] {
+      _ = readString(node, at: top.path("$schema"), example: "\"./schema.json\"")
+    }
+    let name = field(top, "name") { $0.readName($1, at: $2, example: "my-app") }
+    let description =
+      top["description"].map { node in
+        readString(node, at: top.path("description"), example: "\"A meditation app with ...\"")
+      } ?? ""
+    let horizon = field(top, "horizon") { $0.readHorizon($1, at: $2) }
+    let users =
+      top["users"].map {
+        readInteger(
+          $0, at: top.path("users"), bounds: ScenarioLoader.userBounds, what: "a number of users")
+      } ?? ScenarioLoader.defaultUsers
+    let replications =
+      top["replications"].map {
+        readInteger(
+          $0, at: top.path("replications"), bounds: ScenarioLoader.replicationBounds,
+          what: "a number of replications (at least 2, for a confidence interval)")
+      } ?? ScenarioLoader.defaultReplications
+    let seed = top["seed"].map { readSeed($0, at: top.path("seed")) } ?? ScenarioLoader.defaultSeed
+    let population = field(top, "population") { $0.readPopulation($1, at: $2, horizon: horizon) }
+    let sessions = field(top, "sessions") { $0.readSessions($1, at: $2) }
+    let graph = readScreens(
+      top["screens"], screensPath: top.path("screens"), entriesNode: top["entries"],
+      entriesPath: top.path("entries"))
+    let onboarding = field(top, "onboarding") { $0.readOnboarding($1, at: $2) }
+    let scene = field(top, "scene") { $0.readScene($1, at: $2) }
+    let sheetDwell = field(top, "sheet_dwell") {
+      $0.readDistribution(
+        $1, at: $2, example: "{\"lognormal\": {\"median\": \"6s\", \"sigma\": 0.6}}")
+    }
+    let messages = field(top, "messages") { $0.readMessages($1, at: $2, horizon: horizon) }
+    let policyList = field(top, "policies") { $0.readPolicies($1, at: $2) }
+    let policies = policyList?.valid == true ? policyList?.policies : nil
+    let baseline = readBaseline(top["baseline"], at: top.path("baseline"), list: policyList)
+
+    guard problems.isEmpty, let name, let description, let horizon, let users, let replications,
+      let seed, let population, let sessions, let graph, let onboarding, let scene, let sheetDwell,
+      let messages, let policies, let baseline
+    else { return nil }
+    return Scenario(
+      name: name, description: description, horizon: horizon, population: population,
+      sessions: sessions, screens: graph.screens, entries: graph.entries, onboarding: onboarding,
+      scene: scene, sheetDwell: sheetDwell, messages: messages, policies: policies,
+      baseline: baseline, replications: replications, users: users, seed: seed)
+  }
+
+  mutating func readSchemaVersion(_ node: JSONNode, at path: String) {
+    let version = ScenarioLoader.formatVersion
+    guard case .number(let value, _) = node.value else {
+      report(path, node, "must be the number \(version) (the format version), got \(node.typeName)")
+      return
+    }
+    if value != Double(version) {
+      report(
+        path, node,
+        "unsupported format version \(Self.shown(node)); this build reads "
+          + "\"schema\": \(version) (see scenarios/README.md)")
+    }
+  }
+
+  mutating func readHorizon(_ node: JSONNode, at path: String) -> Double? {
+    guard let horizon = readDuration(node, at: path, minimum: .positive, example: "\"30d\"") else {
+      return nil
+    }
+    guard horizon <= ScenarioLoader.maximumHorizon else {
+      report(
+        path, node,
+        "must be at most 3650d (10 years), got \(Self.shown(node)); shorten the "
+          + "horizon")
+      return nil
+    }
+    return horizon
+  }
+
+  /// A seed in 0...2^64-1: a JSON integer, or a string of digits (for values beyond 2^53,
+  /// which a JSON number cannot carry exactly through most tools).
+  mutating func readSeed(_ node: JSONNode, at path: String) -> UInt64? {
+    let fix =
+      "give a whole number from 0 to 18446744073709551615 (a string of digits for large ones)"
+    switch node.value {
+    case .number(let value, let literal):
+      if literal.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+        if let seed = UInt64(literal) { return seed }
+      } else if value >= 0, value == value.rounded(), value <= 9_007_199_254_740_992 {
+        return UInt64(value)
+      }
+    case .string(let text):
+      if !text.isEmpty,
+        text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        let seed = UInt64(text)
+      {
+        return seed
+      }
+    default:
+      break
+    }
+    report(path, node, "invalid seed \(Self.shown(node)); \(fix)")
+    return nil
+  }
+
+  mutating func readPopulation(_ node: JSONNode, at path: String, horizon: Double?) -> Population? {
+    let keys: [_Key] = [
+      .required("new_user_share", "0.3"),
+      .required("install_window", "{\"start\": \"0s\", \"end\": \"25d\"}"),
+      .required("subscriber_share", "0.4"),
+      .required("returning_subscriber_share", "0.1"),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "who the users are") else {
+      return nil
+    }
+    let newUserShare = field(object, "new_user_share") { $0.readProbability($1, at: $2) }
+    let window = field(object, "install_window") {
+      $0.readInstallWindow($1, at: $2, horizon: horizon)
+    }
+    let subscriberShare = field(object, "subscriber_share") { $0.readProbability($1, at: $2) }
+    let returning = field(object, "returning_subscriber_share") { $0.readProbability($1, at: $2) }
+    guard let newUserShare, let window, let subscriberShare, let returning else { return nil }
+    return Population(
+      newUserShare: newUserShare, installWindow: window, subscriberShare: subscriberShare,
+      returningSubscriberShare: returning)
+  }
+
+  mutating func readInstallWindow(
+    _ node: JSONNode, at path: String, horizon: Double?
+  ) -> ClosedRange<Double>? {
+    let keys: [_Key] = [.required("start", "\"0s\""), .required("end", "\"25d\"")]
+    guard let object = readObject(node, at: path, keys: keys, what: "when new users install") else {
+      return nil
+    }
+    let start = field(object, "start") {
+      $0.readDuration($1, at: $2, minimum: .zero, example: "\"0s\"")
+    }
+    let end = field(object, "end") {
+      $0.readDuration($1, at: $2, minimum: .zero, example: "\"25d\"")
+    }
+    guard let start, let end else { return nil }
+    guard start < end else {
+      report(
+        object.path("end"), object["end"],
+        "end (\(DurationText.format(end))) must be after start (\(DurationText.format(start))); "
+          + "new users install at a time uniform in [start, end)")
+      return nil
+    }
+    if let horizon, end > horizon {
+      report(
+        object.path("end"), object["end"],
+        "must not be after the horizon (\(DurationText.format(horizon))), got "
+          + "\(Self.shown(object["end"]!)); new users install within the horizon")
+      return nil
+    }
+    return start...end
+  }
+
+  mutating func readSessions(_ node: JSONNode, at path: String) -> Sessions? {
+    let keys: [_Key] = [
+      .required("gap", "{\"lognormal\": {\"median\": \"10h\", \"sigma\": 1.0}}"),
+      .required("background_termination_probability", "0.5"),
+      .required("delivery", "\"launch\" or \"every_foreground\""),
+      .required("fetch_delay", "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}"),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "how users come and go") else {
+      return nil
+    }
+    let gap = field(object, "gap") {
+      $0.readDistribution(
+        $1, at: $2, example: "{\"lognormal\": {\"median\": \"10h\", \"sigma\": 1.0}}")
+    }
+    let termination = field(object, "background_termination_probability") {
+      $0.readProbability($1, at: $2)
+    }
+    let delivery = field(object, "delivery") {
+      $0.readEnumeration(
+        $1, at: $2, cases: DeliveryMode.allCases.map(\.rawValue), what: "delivery mode")
+    }.flatMap(DeliveryMode.init(rawValue:))
+    let fetchDelay = field(object, "fetch_delay") {
+      $0.readDistribution(
+        $1, at: $2, example: "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}")
+    }
+    guard let gap, let termination, let delivery, let fetchDelay else { return nil }
+    return Sessions(
+      gap: gap, backgroundTerminationProbability: termination, delivery: delivery,
+      fetchDelay: fetchDelay)
+  }
+
+  mutating func readOnboarding(_ node: JSONNode, at path: String) -> Onboarding? {
+    let keys: [_Key] = [
+      .required("quit_after_sheet_probability", "0.25"),
+      .required("never_return_after_leaving_probability", "0.5"),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "what interruptions cost")
+    else {
+      return nil
+    }
+    let quit = field(object, "quit_after_sheet_probability") { $0.readProbability($1, at: $2) }
+    let never = field(object, "never_return_after_leaving_probability") {
+      $0.readProbability($1, at: $2)
+    }
+    guard let quit, let never else { return nil }
+    return Onboarding(quitAfterSheetProbability: quit, neverReturnAfterLeavingProbability: never)
+  }
+
+  mutating func readScene(_ node: JSONNode, at path: String) -> SceneModel? {
+    let keys: [_Key] = [
+      .required("activation_delay", "{\"uniform\": {\"low\": \"100ms\", \"high\": \"600ms\"}}"),
+      .required("display_failure_probability", "0.01"),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "the window scene") else {
+      return nil
+    }
+    let delay = field(object, "activation_delay") {
+      $0.readDistribution(
+        $1, at: $2, example: "{\"uniform\": {\"low\": \"100ms\", \"high\": \"600ms\"}}")
+    }
+    let failure = field(object, "display_failure_probability") { $0.readProbability($1, at: $2) }
+    guard let delay, let failure else { return nil }
+    return SceneModel(activationDelay: delay, displayFailureProbability: failure)
+  }
+
+  /// Reads the `policies` array through ``PolicyCatalog`` and checks that names are unique.
+  ///
+  /// Returns the policies read, whether all were valid, and every name the file gives a policy
+  /// (also of invalid ones, so a baseline naming one is not reported as a second problem).
+  mutating func readPolicies(
+    _ node: JSONNode, at path: String
+  ) -> (policies: [NamedPolicy], valid: Bool, names: [String])? {
+    guard case .array(let entries) = node.value, !entries.isEmpty else {
+      report(
+        path, node,
+        "must be a non-empty array of policies, got "
+          + (node.typeName == "an array" ? "an empty one" : node.typeName)
+          + "; such as [\"storekit-auto\", \"deadline-aware\"] (presets: "
+          + PolicyCatalog.presetNames.joined(separator: ", ") + ")")
+      return nil
+    }
+    var policies: [NamedPolicy] = []
+    var names: [String] = []
+    var firstPath: [String: String] = [:]
+    var valid = true
+    for (index, entry) in entries.enumerated() {
+      let entryPath = _JSONPath.element(path, index)
+      switch PolicyCatalog.definition(from: entry.configValue, at: entryPath) {
+      case .success(let policy):
+        names.append(policy.name)
+        if let first = firstPath[policy.name] {
+          report(
+            entryPath, entry,
+            "duplicate policy name '\(policy.name)' (also \(first)); give each "
+              + "policy a unique name")
+          valid = false
+        } else {
+          firstPath[policy.name] = entryPath
+          policies.append(policy)
+        }
+      case .failure(let issues):
+        valid = false
+        if case .string(let name) = entry.value {
+          names.append(name)
+        } else if case .string(let name)? = entry["name"]?.value {
+          names.append(name)
+        }
+        for issue in issues.issues {
+          problems.append(
+            ScenarioErrors.Problem(
+              path: issue.path, message: issue.message,
+              position: Self.node(at: issue.path, under: entry, path: entryPath)?.position
+                ?? entry.position))
+        }
+      }
+    }
+    return (policies, valid, names)
+  }
+
+  /// The node a policy issue's path points at, when it is `path` followed by plain `.key`
+  /// and `[index]` steps; otherwise `nil` (the entry's position is used instead).
+  static func node(at issuePath: String, under entry: JSONNode, path: String) -> JSONNode? {
+    guard issuePath.hasPrefix(path) else { return nil }
+    var node = entry
+    var rest = Substring(issuePath.dropFirst(path.count))
+    while let first = rest.first {
+      if first == "." {
+        let key = rest.dropFirst().prefix { $0 != "." && $0 != "[" }
+        guard let next = node[String(key)] else { return nil }
+        node = next
+        rest = rest.dropFirst(1 + key.count)
+      } else if first == "[" {
+        let digits = rest.dropFirst().prefix { $0 != "]" }
+        guard let index = Int(digits), case .array(let elements) = node.value,
+          elements.indices.contains(index)
+        else { return nil }
+        node = elements[index]
+        rest = rest.dropFirst(2 + digits.count)
+      } else {
+        return nil
+      }
+    }
+    return node
+  }
+
+  /// The baseline: as given (one of the policies), else `storekit-auto` if compared, else the
+  /// first policy.
+  mutating func readBaseline(
+    _ node: JSONNode?, at path: String,
+    list: (policies: [NamedPolicy], valid: Bool, names: [String])?
+  ) -> String? {
+    guard let node else {
+      guard let list, list.valid else { return nil }
+      return list.names.contains("storekit-auto") ? "storekit-auto" : list.names.first
+    }
+    guard let name = readString(node, at: path, example: "\"storekit-auto\"") else { return nil }
+    guard let names = list?.names else { return nil }
+    guard names.contains(name) else {
+      let suggestion = suggestion(for: name, in: names).map { "did you mean '\($0)'? " } ?? ""
+      report(
+        path, node,
+        "'\(name)' is not one of the policies; \(suggestion)the baseline must be one "
+          + "of: \(names.joined(separator: ", "))")
+      return nil
+    }
+    return name
+  }
+}

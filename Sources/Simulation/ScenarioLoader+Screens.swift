@@ -1,0 +1,386 @@
+import MessageDeferral
+
+// Screens, entries and the checks on the screen graph: targets exist, probabilities sum to
+// 1, every screen is reachable, `background` is reachable from every screen, onboarding can
+// be completed.
+
+/// A screen as read, before its transitions are resolved; `nil` fields were invalid.
+struct _ScreenDraft {
+  var node: JSONNode
+  var path: String
+  var name: String?
+  var kind: ScreenKind?
+  var dwell: DistributionSpec?
+  /// `nil` when absent or unreadable.
+  var transitions: [_TransitionDraft]?
+  var transitionsPath: String
+}
+
+struct _TransitionDraft {
+  var target: String
+  var probability: Double?
+  var path: String
+  var position: SourcePosition
+  var resolved: ScreenTarget?
+}
+
+extension _ScenarioDecoder {
+  static let screenKinds = ScreenKind.allCases.map(\.rawValue)
+  /// The transition target that ends a session.
+  static let background = "background"
+
+  /// Reads `screens` and `entries` and checks the graph they form.
+  mutating func readScreens(
+    _ screensNode: JSONNode?, screensPath: String, entriesNode: JSONNode?, entriesPath: String
+  ) -> (screens: [Screen], entries: Entries)? {
+    var drafts: [_ScreenDraft] = []
+    var screensRead = false
+    if let screensNode {
+      if case .array(let elements) = screensNode.value, !elements.isEmpty {
+        screensRead = true
+        for (index, element) in elements.enumerated() {
+          if let draft = readScreen(element, at: _JSONPath.element(screensPath, index)) {
+            drafts.append(draft)
+          } else {
+            screensRead = false
+          }
+        }
+      } else {
+        report(
+          screensPath, screensNode,
+          "must be a non-empty array of screens, got "
+            + (screensNode.typeName == "an array" ? "an empty one" : screensNode.typeName)
+            + "; such as [{\"name\": \"splash\", \"kind\": \"launch\", \"dwell\": ...}, ...]")
+      }
+    }
+    let namesRead = screensRead && drafts.allSatisfy { $0.name != nil }
+    var index: [String: Int] = [:]
+    for (position, draft) in drafts.enumerated() {
+      guard let name = draft.name else { continue }
+      if name == Self.background {
+        report(
+          _JSONPath.member(draft.path, "name"), draft.node["name"],
+          "'background' is reserved for leaving the app; name the screen something else")
+      } else if let first = index[name] {
+        report(
+          _JSONPath.member(draft.path, "name"), draft.node["name"],
+          "duplicate screen name '\(name)' (also \(drafts[first].path)); give each screen a "
+            + "unique name")
+      } else {
+        index[name] = position
+      }
+    }
+    let namesUnique = namesRead && index.count == drafts.count
+    if namesUnique { resolveTransitions(&drafts, index: index) }
+    let entries = readEntries(
+      entriesNode, at: entriesPath, drafts: drafts, index: namesUnique ? index : nil)
+
+    let graphReady =
+      namesUnique && entries != nil
+      && drafts.allSatisfy { draft in
+        draft.kind != nil
+          && (draft.kind == .launch || draft.transitions?.allSatisfy { $0.resolved != nil } == true)
+      }
+    if graphReady, let entries {
+      checkGraph(
+        drafts, entries: entries, entriesPath: entriesPath, newUserNode: entriesNode?["new_user"])
+    }
+
+    guard let entries, namesUnique else { return nil }
+    var screens: [Screen] = []
+    for draft in drafts {
+      guard let name = draft.name, let kind = draft.kind, let dwell = draft.dwell else {
+        return nil
+      }
+      var transitions: [Screen.Transition] = []
+      for transition in draft.transitions ?? [] {
+        guard let target = transition.resolved, let probability = transition.probability else {
+          return nil
+        }
+        transitions.append(Screen.Transition(target: target, probability: probability))
+      }
+      screens.append(Screen(name: name, kind: kind, dwell: dwell, transitions: transitions))
+    }
+    return (screens, entries)
+  }
+
+  /// Reads one screen object; `nil` only if it is not an object.
+  mutating func readScreen(_ node: JSONNode, at path: String) -> _ScreenDraft? {
+    let keys: [_Key] = [
+      .required("name", "\"home\""),
+      .required("kind", "one of " + Self.screenKinds.joined(separator: ", ")),
+      .required("dwell", "{\"lognormal\": {\"median\": \"30s\", \"sigma\": 0.8}}"),
+      .optional("transitions"),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "a screen") else { return nil }
+    var draft = _ScreenDraft(node: node, path: path, transitionsPath: object.path("transitions"))
+    draft.name = field(object, "name") { $0.readName($1, at: $2, example: "home") }
+    draft.kind = field(object, "kind") {
+      $0.readEnumeration($1, at: $2, cases: Self.screenKinds, what: "screen kind")
+    }.flatMap(ScreenKind.init(rawValue:))
+    draft.dwell = field(object, "dwell") {
+      $0.readDistribution(
+        $1, at: $2, example: "{\"lognormal\": {\"median\": \"30s\", \"sigma\": 0.8}}")
+    }
+    if let transitionsNode = object["transitions"] {
+      if draft.kind == .launch {
+        // `{}` is harmless; anything else suggests a misunderstanding worth correcting.
+        if transitionsNode.value != .object([]) {
+          report(
+            draft.transitionsPath, transitionsNode,
+            "the launch screen has no transitions of its own: after the splash, "
+              + "entries.new_user or entries.returning decides what follows; remove 'transitions'")
+        }
+      } else {
+        draft.transitions = readTransitions(transitionsNode, at: draft.transitionsPath)
+      }
+    } else if let kind = draft.kind, kind != .launch {
+      report(
+        path, node,
+        "missing key 'transitions'; add where users go next, such as \"transitions\": "
+          + "{\"home\": 0.7, \"background\": 0.3}")
+    }
+    if draft.kind == .launch, draft.transitions == nil { draft.transitions = [] }
+    return draft
+  }
+
+  /// Reads `{"target": probability, ...}` in file order and checks the sum.
+  mutating func readTransitions(_ node: JSONNode, at path: String) -> [_TransitionDraft]? {
+    guard case .object(let members) = node.value else {
+      report(
+        path, node,
+        "must be an object mapping screen names (or \"background\") to probabilities, got "
+          + "\(node.typeName); such as {\"home\": 0.7, \"background\": 0.3}")
+      return nil
+    }
+    var transitions: [_TransitionDraft] = []
+    var seen: Set<String> = []
+    for member in members {
+      let memberPath = _JSONPath.member(path, member.key)
+      guard seen.insert(member.key).inserted else {
+        problems.append(
+          ScenarioErrors.Problem(
+            path: memberPath, message: "duplicate target '\(member.key)'; keep only one of them",
+            position: member.keyPosition))
+        continue
+      }
+      transitions.append(
+        _TransitionDraft(
+          target: member.key, probability: readProbability(member.value, at: memberPath),
+          path: memberPath, position: member.keyPosition))
+    }
+    let probabilities = transitions.compactMap(\.probability)
+    if transitions.isEmpty {
+      report(
+        path, node,
+        "must list at least one transition; a screen needs somewhere to go, such as "
+          + "{\"home\": 0.7, \"background\": 0.3}")
+      return nil  // as if unreadable: the graph checks would only repeat the problem
+    } else if probabilities.count == members.count {
+      let sum = probabilities.reduce(0, +)
+      if abs(sum - 1) > 1e-9 {
+        let gap = 1 - sum
+        report(
+          path, node,
+          "transition probabilities sum to \(Self.rounded(sum)), not 1; "
+            + (gap > 0
+              ? "add \(Self.rounded(gap)) to one of them (to 'background', for example)"
+              : "take \(Self.rounded(-gap)) from one of them"))
+      }
+    }
+    return transitions
+  }
+
+  /// A sum or a difference of probabilities for messages, to 9 decimals (the tolerance).
+  static func rounded(_ value: Double) -> String {
+    _decimal((value * 1e9).rounded() / 1e9)
+  }
+
+  /// At most `limit` names, then `...`: messages stay short for files with many screens.
+  static func list(_ names: [String], limit: Int = 12) -> String {
+    names.prefix(limit).joined(separator: ", ") + (names.count > limit ? ", ..." : "")
+  }
+
+  /// Resolves each target to a screen index or `background`, reporting unknown targets and
+  /// transitions into a launch screen.
+  mutating func resolveTransitions(_ drafts: inout [_ScreenDraft], index: [String: Int]) {
+    let targets = drafts.compactMap(\.name) + [Self.background]
+    for screen in drafts.indices {
+      guard let transitions = drafts[screen].transitions else { continue }
+      for position in transitions.indices {
+        let transition = transitions[position]
+        if transition.target == Self.background {
+          drafts[screen].transitions![position].resolved = .background
+        } else if let target = index[transition.target] {
+          if drafts[target].kind == .launch {
+            problems.append(
+              ScenarioErrors.Problem(
+                path: transition.path,
+                message: "a transition cannot lead to the launch screen '\(transition.target)': "
+                  + "the splash only appears at a cold launch; go to 'background' instead",
+                position: transition.position))
+          } else {
+            drafts[screen].transitions![position].resolved = .screen(target)
+          }
+        } else {
+          let suggestion =
+            suggestion(for: transition.target, in: targets).map { "did you mean '\($0)'? " }
+            ?? ""
+          problems.append(
+            ScenarioErrors.Problem(
+              path: transition.path,
+              message: "unknown screen '\(transition.target)'; \(suggestion)a transition leads to "
+                + "a screen name or \"background\" (screens: "
+                + Self.list(drafts.compactMap(\.name)) + ")",
+              position: transition.position))
+        }
+      }
+    }
+  }
+
+  /// Reads `entries`; checks names only when `index` is known (all screen names valid).
+  mutating func readEntries(
+    _ node: JSONNode?, at path: String, drafts: [_ScreenDraft], index: [String: Int]?
+  ) -> Entries? {
+    guard let node else { return nil }
+    let keys: [_Key] = [
+      .required("cold_launch", "\"splash\""), .required("new_user", "\"onboarding_1\""),
+      .required("returning", "\"home\""),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "the first screens") else {
+      return nil
+    }
+    func entry(_ decoder: inout _ScenarioDecoder, _ key: String) -> Int? {
+      guard let valueNode = object[key] else { return nil }
+      let entryPath = object.path(key)
+      guard let name = decoder.readString(valueNode, at: entryPath, example: "\"home\"") else {
+        return nil
+      }
+      guard let index else { return nil }
+      guard let screen = index[name] else {
+        let suggestion =
+          decoder.suggestion(for: name, in: drafts.compactMap(\.name)).map {
+            "did you mean '\($0)'? "
+          }
+          ?? ""
+        decoder.report(
+          entryPath, valueNode,
+          "unknown screen '\(name)'; \(suggestion)screens: "
+            + Self.list(drafts.compactMap(\.name)))
+        return nil
+      }
+      guard let kind = drafts[screen].kind else { return nil }
+      let problem: String? =
+        switch key {
+        case "cold_launch" where kind != .launch:
+          "must name the splash screen (kind launch); '\(name)' is of kind \(kind.rawValue)"
+        case "new_user" where kind != .onboarding:
+          "must name the first onboarding screen (kind onboarding); '\(name)' is of kind "
+            + "\(kind.rawValue)"
+        case "returning" where kind == .launch || kind == .onboarding:
+          "must name the screen users who have onboarded see after the splash (typically home), "
+            + "not one of kind \(kind.rawValue)"
+        default: nil
+        }
+      if let problem {
+        decoder.report(entryPath, valueNode, problem)
+        return nil
+      }
+      return screen
+    }
+    let coldLaunch = entry(&self, "cold_launch")
+    let newUser = entry(&self, "new_user")
+    let returning = entry(&self, "returning")
+    guard let coldLaunch, let newUser, let returning else { return nil }
+    return Entries(coldLaunch: coldLaunch, newUser: newUser, returning: returning)
+  }
+
+  /// Reachability, leaving and onboarding completion, on transitions with a positive
+  /// probability (a transition of probability 0 never happens).
+  mutating func checkGraph(
+    _ drafts: [_ScreenDraft], entries: Entries, entriesPath: String, newUserNode: JSONNode?
+  ) {
+    let count = drafts.count
+    var successors = [[Int]](repeating: [], count: count)
+    var leaves = [Bool](repeating: false, count: count)
+    for (screen, draft) in drafts.enumerated() {
+      if draft.kind == .launch {
+        successors[screen] = [entries.newUser, entries.returning]
+        continue
+      }
+      for transition in draft.transitions ?? [] where (transition.probability ?? 1) > 0 {
+        switch transition.resolved {
+        case .screen(let target): successors[screen].append(target)
+        case .background: leaves[screen] = true
+        case nil: break
+        }
+      }
+    }
+    let names = drafts.map { $0.name ?? "?" }
+
+    let reachable = Set(
+      Self.closure(from: [entries.coldLaunch, entries.newUser, entries.returning]) {
+        successors[$0]
+      })
+    for screen in 0..<count where !reachable.contains(screen) {
+      report(
+        drafts[screen].path, drafts[screen].node,
+        "screen '\(names[screen])' can never be shown: no transition with a positive "
+          + "probability leads to it from the entries ('\(names[entries.coldLaunch])', "
+          + "'\(names[entries.newUser])', '\(names[entries.returning])'); add a transition to it "
+          + "or remove it")
+    }
+
+    var predecessors = [[Int]](repeating: [], count: count)
+    for (screen, targets) in successors.enumerated() {
+      for target in targets { predecessors[target].append(screen) }
+    }
+    let canLeave = Set(Self.closure(from: (0..<count).filter { leaves[$0] }) { predecessors[$0] })
+    for screen in 0..<count where !canLeave.contains(screen) && drafts[screen].kind != .launch {
+      // The first few screens the user can reach from here, none of which leads out.
+      let trapped = Self.closure(from: [screen], limit: 7) { successors[$0] }.map {
+        "'\(names[$0])'"
+      }
+      let shown = Self.list(trapped, limit: 6)
+      report(
+        drafts[screen].transitionsPath, drafts[screen].node["transitions"] ?? drafts[screen].node,
+        "from screen '\(names[screen])' the app can never go to the background: every path stays "
+          + "among \(shown); add a transition to \"background\" or to a screen that leads there")
+    }
+
+    var completes = false
+    _ = Self.closure(from: [entries.newUser]) { screen in
+      var next: [Int] = []
+      for target in successors[screen] {
+        if drafts[target].kind == .onboarding { next.append(target) } else { completes = true }
+      }
+      return next
+    }
+    if !completes {
+      report(
+        _JSONPath.member(entriesPath, "new_user"), newUserNode,
+        "onboarding can never be completed: no path from '\(names[entries.newUser])' along "
+          + "onboarding screens reaches a screen of another kind; give the last onboarding "
+          + "screen a transition to, for example, a paywall or home")
+    }
+  }
+
+  /// Every node reachable from `starts` (starts included), in discovery order; with a
+  /// `limit`, only the first `limit` found.
+  ///
+  /// - Complexity: O(*V* + *E*); O(`limit` × out-degree) with a limit.
+  static func closure(
+    from starts: [Int], limit: Int = .max, next: (Int) -> [Int]
+  ) -> [Int] {
+    var seen = Set(starts)
+    var order = starts
+    var queue = starts[...]
+    while let node = queue.popFirst(), order.count < limit {
+      for target in next(node) where seen.insert(target).inserted {
+        order.append(target)
+        queue.append(target)
+      }
+    }
+    return Array(order.prefix(limit))
+  }
+}
