@@ -1,0 +1,240 @@
+import CGSL
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A mergeable histogram of durations (seconds) with log-spaced bins, for latency quantiles
+/// whose memory does not grow with the number of values recorded.
+///
+/// **Bins.** A GSL `gsl_histogram` of ``binCount`` bins over [``lowerBound``, ``upperBound``)
+/// = [1 ms, 10⁸ s), ``binsPerDecade`` = 120 per decade, so consecutive edges have the ratio
+/// r = 10^(1/120) ≈ 1.019 39. Bin i holds [eᵢ, eᵢ₊₁) with eᵢ = 10^(i/120 − 3), set with
+/// `gsl_histogram_set_ranges`, filled with `gsl_histogram_increment`, merged with
+/// `gsl_histogram_add`. Values below 1 ms (zero included) and at or above 10⁸ s are counted
+/// apart; the exact count, sum, minimum and maximum are kept too.
+///
+/// **Quantile guarantee.** ``quantile(_:)`` estimates the empirical quantile x₍ₖ₎, the k-th
+/// smallest recorded value with k = max(1, ⌈p·n⌉), by the geometric midpoint eᵢ·√r of its bin,
+/// clamped to [minimum, maximum]. When x₍ₖ₎ is in [1 ms, 10⁸ s) the relative error
+/// |estimate − x₍ₖ₎| / x₍ₖ₎ is at most √r − 1 ≈ 0.97 % (``maximumRelativeError``), whatever
+/// the distribution. Below 1 ms the estimate is the middle of [minimum, 1 ms), off by less than
+/// 0.5 ms; at or above 10⁸ s (three years) it is the geometric middle of [10⁸ s, maximum], with
+/// no useful bound. `quantile(0)` is the exact minimum and `quantile(1)` the exact maximum.
+///
+/// **Merging.** ``merge(_:)`` adds counts. Counts are integers held exactly (GSL stores them as
+/// `Double`, exact below 2⁵³), so the counts, minimum, maximum and hence every quantile of a
+/// merge are bit-for-bit the same in any merge order. The ``sum`` (and ``mean``) is a `Double`
+/// sum and depends on the order of additions in its last bits: merge in a fixed order when
+/// bit-identical means matter.
+///
+/// **Value semantics.** A histogram is a value: copies are independent (copy-on-write of the
+/// GSL histogram, about 21 kB), and it is `Sendable`.
+///
+/// **Cost.** ``record(_:)`` measured 51–55 ns in a throwaway release build (10⁶ lognormal
+/// values, three runs), against 20–23 ns for computing the bin from `log10` into a plain
+/// array of counts (without the count, sum, minimum and maximum): GSL's bin search costs some
+/// 30 ns per value, negligible at one record per displayed message, so the GSL path stays.
+///
+/// - Complexity: ``record(_:)`` O(log ``binCount``) (GSL's bin search); ``merge(_:)``,
+///   ``quantile(_:)`` O(``binCount``). Memory O(``binCount``), independent of the count.
+public struct LatencyHistogram: Sendable {
+  /// The lower edge of the first bin: 1 ms.
+  public static let lowerBound = 1e-3
+  /// The upper edge of the last bin: 10⁸ s.
+  public static let upperBound = 1e8
+  /// Bins per factor of ten.
+  public static let binsPerDecade = 120
+  /// The number of bins: 11 decades.
+  public static let binCount = 11 * binsPerDecade
+  /// The ratio of consecutive bin edges, 10^(1/120).
+  public static let binRatio = pow(10, 1 / Double(binsPerDecade))
+  /// The quantile guarantee in range: √``binRatio`` − 1 ≈ 0.009 64.
+  public static let maximumRelativeError = binRatio.squareRoot() - 1
+
+  /// The ``binCount`` + 1 bin edges eᵢ = 10^(i/120 − 3), increasing, from 1e-3 to 1e8.
+  public static let binEdges: ContiguousArray<Double> = {
+    var edges = ContiguousArray<Double>()
+    edges.reserveCapacity(binCount + 1)
+    for index in 0...binCount {
+      edges.append(pow(10, Double(index) / Double(binsPerDecade) - 3))
+    }
+    // The outer edges exactly as documented, whatever pow's last-bit rounding.
+    edges[0] = lowerBound
+    edges[binCount] = upperBound
+    return edges
+  }()
+
+  private var storage: _LatencyHistogramStorage
+
+  /// The number of values recorded.
+  public private(set) var count = 0
+  /// How many values were below ``lowerBound`` (zero included).
+  public private(set) var belowRangeCount = 0
+  /// How many values were at or above ``upperBound``.
+  public private(set) var aboveRangeCount = 0
+  /// The sum of the values recorded (see the type's note on merge order).
+  public private(set) var sum = 0.0
+  /// The smallest value recorded, `nil` when empty.
+  public private(set) var minimum: Double?
+  /// The largest value recorded, `nil` when empty.
+  public private(set) var maximum: Double?
+
+  /// An empty histogram.
+  public init() {
+    storage = _LatencyHistogramStorage()
+  }
+
+  /// Whether nothing was recorded.
+  public var isEmpty: Bool { count == 0 }
+
+  /// The mean of the values recorded, `nil` when empty.
+  public var mean: Double? { count == 0 ? nil : sum / Double(count) }
+
+  /// Records one duration.
+  ///
+  /// - Precondition: `seconds` is finite and not negative.
+  /// - Complexity: O(log ``binCount``).
+  public mutating func record(_ seconds: Double) {
+    precondition(
+      seconds.isFinite && seconds >= 0, "A duration must be finite and >= 0, not \(seconds)")
+    count += 1
+    sum += seconds
+    minimum = Swift.min(minimum ?? seconds, seconds)
+    maximum = Swift.max(maximum ?? seconds, seconds)
+    if seconds < Self.lowerBound {
+      belowRangeCount += 1
+    } else if seconds >= Self.upperBound {
+      aboveRangeCount += 1
+    } else {
+      makeStorageUnique()
+      let status = gsl_histogram_increment(storage.histogram, seconds)
+      precondition(status == GSL_SUCCESS, "gsl_histogram_increment failed for \(seconds)")
+    }
+  }
+
+  /// Adds everything `other` recorded to this histogram, as if its values had been recorded
+  /// here.
+  ///
+  /// Exact and order-independent for counts, minimum, maximum and quantiles; ``sum`` is a
+  /// floating-point addition.
+  ///
+  /// - Complexity: O(``binCount``).
+  public mutating func merge(_ other: LatencyHistogram) {
+    guard other.count > 0 else { return }
+    count += other.count
+    belowRangeCount += other.belowRangeCount
+    aboveRangeCount += other.aboveRangeCount
+    sum += other.sum
+    minimum = Swift.min(minimum ?? other.minimum!, other.minimum!)
+    maximum = Swift.max(maximum ?? other.maximum!, other.maximum!)
+    makeStorageUnique()
+    let status = gsl_histogram_add(storage.histogram, other.storage.histogram)
+    precondition(status == GSL_SUCCESS, "gsl_histogram_add failed")
+  }
+
+  /// The estimated `p`-quantile of the values recorded, within ``maximumRelativeError`` of the
+  /// empirical quantile in range (see the type's documentation), or `nil` when empty.
+  ///
+  /// - Precondition: `0 <= p <= 1`.
+  /// - Complexity: O(``binCount``).
+  public func quantile(_ p: Double) -> Double? {
+    precondition(p >= 0 && p <= 1, "A quantile needs 0 <= p <= 1, not \(p)")
+    guard let minimum, let maximum else { return nil }
+    if p == 0 { return minimum }
+    if p == 1 { return maximum }
+    let rank = Swift.max(1, Int((p * Double(count)).rounded(.up)))
+    let estimate: Double
+    if rank <= belowRangeCount {
+      estimate = (minimum + Swift.min(maximum, Self.lowerBound)) / 2
+    } else if rank > count - aboveRangeCount {
+      estimate = (Self.upperBound * maximum).squareRoot()
+    } else {
+      estimate = rankedBinMidpoint(rank - belowRangeCount)
+    }
+    return Swift.min(Swift.max(estimate, minimum), maximum)
+  }
+
+  /// The geometric midpoint of the bin holding the `rank`-th value in range.
+  private func rankedBinMidpoint(_ rank: Int) -> Double {
+    let histogram = storage.histogram.pointee
+    let target = Double(rank)
+    var cumulative = 0.0
+    for index in 0..<Self.binCount {
+      cumulative += histogram.bin[index]
+      if cumulative >= target {
+        return (Self.binEdges[index] * Self.binEdges[index + 1]).squareRoot()
+      }
+    }
+    preconditionFailure("The bins hold fewer values than the in-range count")
+  }
+
+  /// The count of each bin, in order (bin i holds [``binEdges``[i], ``binEdges``[i + 1])).
+  public var binCounts: ContiguousArray<UInt64> {
+    let histogram = storage.histogram.pointee
+    return ContiguousArray((0..<Self.binCount).lazy.map { UInt64(histogram.bin[$0]) })
+  }
+
+  /// Calls `body` with the underlying GSL histogram (in-range values only), for GSL functions
+  /// this type does not wrap. The pointer must not escape `body` and must not be written to.
+  public func withUnsafeGSLHistogram<Result>(
+    _ body: (UnsafePointer<gsl_histogram>) throws -> Result
+  ) rethrows -> Result {
+    try body(UnsafePointer(storage.histogram))
+  }
+
+  private mutating func makeStorageUnique() {
+    if !isKnownUniquelyReferenced(&storage) {
+      storage = _LatencyHistogramStorage(copying: storage)
+    }
+  }
+}
+
+extension LatencyHistogram: Equatable {
+  /// Equal when every count, the sum, the minimum and the maximum are equal.
+  public static func == (lhs: LatencyHistogram, rhs: LatencyHistogram) -> Bool {
+    guard
+      lhs.count == rhs.count, lhs.belowRangeCount == rhs.belowRangeCount,
+      lhs.aboveRangeCount == rhs.aboveRangeCount, lhs.sum == rhs.sum,
+      lhs.minimum == rhs.minimum, lhs.maximum == rhs.maximum
+    else { return false }
+    if lhs.storage === rhs.storage { return true }
+    let left = lhs.storage.histogram.pointee.bin!
+    let right = rhs.storage.histogram.pointee.bin!
+    for index in 0..<binCount where left[index] != right[index] { return false }
+    return true
+  }
+}
+
+/// Owns one `gsl_histogram` with ``LatencyHistogram/binEdges`` as its ranges.
+private final class _LatencyHistogramStorage: @unchecked Sendable {
+  // @unchecked Sendable: LatencyHistogram only writes through a uniquely referenced storage
+  // (copy-on-write), so a storage shared between values, and so between threads, is only read.
+  let histogram: UnsafeMutablePointer<gsl_histogram>
+
+  init() {
+    guard let histogram = gsl_histogram_alloc(LatencyHistogram.binCount) else {
+      fatalError("GSL could not allocate a histogram (out of memory)")
+    }
+    let status = LatencyHistogram.binEdges.withUnsafeBufferPointer { edges in
+      gsl_histogram_set_ranges(histogram, edges.baseAddress, edges.count)
+    }
+    precondition(status == GSL_SUCCESS, "gsl_histogram_set_ranges rejected the bin edges")
+    self.histogram = histogram
+  }
+
+  init(copying other: _LatencyHistogramStorage) {
+    guard let histogram = gsl_histogram_clone(other.histogram) else {
+      fatalError("GSL could not copy a histogram (out of memory)")
+    }
+    self.histogram = histogram
+  }
+
+  deinit {
+    gsl_histogram_free(histogram)
+  }
+}
