@@ -1,4 +1,5 @@
 import MessageDeferral
+import Simulation
 
 /// A subcommand: its spec (for parsing and help) and what it does.
 struct Command: Sendable {
@@ -33,10 +34,7 @@ enum Commands {
       ],
       discussion: "Without SCENARIO the embedded default scenario (indie-subscription) is used."
     ),
-    execute: { _, output in
-      output.err("deferral-sim run: the simulation engine has not landed yet; nothing simulated")
-      return ExitStatus.success
-    }
+    execute: { arguments, output in try RunCommand.execute(arguments, output) }
   )
 
   static let validate = Command(
@@ -47,9 +45,18 @@ enum Commands {
       positionalCount: (1, nil),
       options: []
     ),
-    execute: { _, output in
-      output.err("error: scenario validation is not built yet")
-      return ExitStatus.failure
+    execute: { arguments, output in
+      var status = ExitStatus.success
+      for path in arguments.positionals {
+        do {
+          _ = try ScenarioLoader.load(contentsOf: path)
+          output.out("\(path): ok")
+        } catch let errors as ScenarioErrors {
+          output.err(errors.description)
+          status = ExitStatus.usage
+        }
+      }
+      return status
     }
   )
 

@@ -116,6 +116,8 @@ struct ToolError: Error {
 protocol OutputStreams {
   func out(_ text: String)
   func err(_ text: String)
+  /// Writes to standard error without a line break (for a progress line).
+  func errInline(_ text: String)
   /// Whether standard error is a terminal (progress lines are shown only then).
   var errorIsTerminal: Bool { get }
 }
@@ -127,6 +129,10 @@ struct StandardStreams: OutputStreams {
 
   func err(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+
+  func errInline(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
   }
 
   var errorIsTerminal: Bool { isatty(2) == 1 }

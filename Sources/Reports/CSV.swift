@@ -1,0 +1,58 @@
+import Foundation
+
+/// RFC 4180 CSV text: a header row, comma separators, CRLF-free `\n` line ends, fields quoted
+/// only when they contain a comma, a quote or a line break. Numbers use `.` decimals and the
+/// shortest text that reads back to the same `Double` (full precision), whatever the locale.
+public struct CSVTable: Sendable {
+  public var header: [String]
+  public private(set) var rows: [[String]] = []
+
+  public init(header: [String]) { self.header = header }
+
+  public mutating func append(_ fields: [CSVField]) {
+    precondition(
+      fields.count == header.count, "Row has \(fields.count) fields, header \(header.count)")
+    rows.append(fields.map(\.text))
+  }
+
+  /// The table as CSV text, ending with a line break.
+  public var text: String {
+    var result = ""
+    for row in [header] + rows {
+      result += row.map(Self.escape).joined(separator: ",")
+      result += "\n"
+    }
+    return result
+  }
+
+  static func escape(_ field: String) -> String {
+    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return field
+    }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+/// One CSV field.
+public enum CSVField: Sendable, ExpressibleByStringLiteral {
+  case text(String)
+  case integer(Int)
+  case number(Double?)
+
+  public init(stringLiteral value: String) { self = .text(value) }
+
+  var text: String {
+    switch self {
+    case .text(let text): text
+    case .integer(let value): String(value)
+    case .number(let value): value.map(Self.format) ?? ""
+    }
+  }
+
+  /// Shortest round-trip text; integers without a fraction; empty for NaN or infinity.
+  static func format(_ value: Double) -> String {
+    guard value.isFinite else { return "" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
+  }
+}

@@ -1,0 +1,130 @@
+import MessageDeferral
+import Simulation
+
+/// A reported metric: its name in the CSVs, what it means, its unit, and how it is computed
+/// from one replication's ``Tally``. Documented in the README ("Metrics").
+public struct Metric: Sendable {
+  public var name: String
+  public var definition: String
+  public var unit: String
+  /// `true` when smaller is better (for marking the best value in tables).
+  public var lowerIsBetter: Bool
+  /// The value for one replication, or `nil` when it has no data (no consent issued...).
+  public var value: @Sendable (Tally, Scenario) -> Double?
+
+  /// Every metric, in report order.
+  public static let all: [Metric] = [
+    Metric(
+      name: "onboarding_interruption_rate",
+      definition: "onboarding runs with at least one sheet over an onboarding screen, "
+        + "out of runs started", unit: "ratio", lowerIsBetter: true
+    ) { tally, _ in ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) },
+    Metric(
+      name: "onboarding_completion_rate",
+      definition: "new users who completed onboarding by the horizon, out of those who started",
+      unit: "ratio", lowerIsBetter: false
+    ) { tally, _ in ratio(tally.newUsersCompleted, tally.newUsersOnboarding) },
+    kindRate(.paywall), kindRate(.checkout), kindRate(.immersive),
+    Metric(
+      name: "consent_latency_mean_s",
+      definition: "mean time from first issuance to display of price-increase consent messages "
+        + "displayed by the horizon", unit: "seconds", lowerIsBetter: true
+    ) { tally, _ in
+      tally.displayed[0] > 0
+        ? Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0]) : nil
+    },
+    quantile("consent_latency_p50_s", lane: 0, 0.50, "median consent latency"),
+    quantile("consent_latency_p90_s", lane: 0, 0.90, "90th percentile of consent latency"),
+    quantile("consent_latency_p99_s", lane: 0, 0.99, "99th percentile of consent latency"),
+    Metric(
+      name: "consent_deadline_miss_rate",
+      definition: "consent messages not displayed by their deadline (renewal), out of those "
+        + "whose deadline fell within the horizon", unit: "ratio", lowerIsBetter: true
+    ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) },
+    quantile("billing_latency_p90_s", lane: 1, 0.90, "90th percentile of billing-issue latency"),
+    count("fallback_fired", "messages shown because they passed a ceiling", lowerIsBetter: true) {
+      $0.fallbackFired
+    },
+    Metric(
+      name: "fallback_fired_per_1k_users", definition: "fallback_fired per 1000 users",
+      unit: "count per 1000 users", lowerIsBetter: true
+    ) { tally, _ in
+      tally.users > 0 ? Double(tally.fallbackFired) * 1000 / Double(tally.users) : nil
+    },
+    count("display_attempts", "calls to display a message", lowerIsBetter: true) {
+      $0.displayAttempts
+    },
+    count(
+      "display_failures", "display attempts that failed (no active scene, or failure)",
+      lowerIsBetter: true
+    ) { $0.displayFailures },
+    Metric(
+      name: "sheets_per_break_mean",
+      definition: "mean number of sheets shown back to back in one break", unit: "sheets",
+      lowerIsBetter: true
+    ) { tally, _ in
+      tally.breaks > 0 ? Double(tally.sheetsInBreaks) / Double(tally.breaks) : nil
+    },
+    Metric(
+      name: "sheets_per_break_max", definition: "most sheets shown back to back in one break",
+      unit: "sheets", lowerIsBetter: true
+    ) { tally, _ in tally.breaks > 0 ? Double(tally.maxSheetsPerBreak) : nil },
+    count("messages_issued", "messages the App Store issued (all reasons)", lowerIsBetter: false) {
+      $0.issued.reduce(0, +)
+    },
+    count("messages_displayed", "messages displayed by the horizon", lowerIsBetter: false) {
+      $0.displayed.reduce(0, +)
+    },
+    count("messages_expired", "messages that expired before being displayed", lowerIsBetter: false)
+    { $0.expired.reduce(0, +) },
+    count(
+      "messages_pending_at_end", "messages neither displayed nor expired at the horizon",
+      lowerIsBetter: true
+    ) { $0.pending.reduce(0, +) },
+  ]
+
+  /// The metrics of the terminal table, in column order.
+  public static let headline = [
+    "onboarding_interruption_rate", "consent_latency_p50_s", "consent_latency_p99_s",
+    "consent_deadline_miss_rate", "fallback_fired_per_1k_users", "messages_pending_at_end",
+  ]
+
+  public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+
+  static func ratio(_ part: Int, _ whole: Int) -> Double? {
+    whole > 0 ? Double(part) / Double(whole) : nil
+  }
+
+  static func kindRate(_ kind: ScreenKind) -> Metric {
+    Metric(
+      name: "\(kind.rawValue)_interruption_rate",
+      definition: "visits to \(kind.rawValue) screens with at least one sheet over them, out of "
+        + "all visits to them", unit: "ratio", lowerIsBetter: true
+    ) { tally, scenario in
+      var visits = 0
+      var interrupted = 0
+      for (index, screen) in scenario.screens.enumerated() where screen.kind == kind {
+        visits += tally.screenVisits[index]
+        interrupted += tally.screenInterrupted[index]
+      }
+      return ratio(interrupted, visits)
+    }
+  }
+
+  static func quantile(_ name: String, lane: Int, _ p: Double, _ what: String) -> Metric {
+    Metric(
+      name: name,
+      definition: "\(what), from first issuance to display (log-binned histogram, relative "
+        + "error at most 1%)", unit: "seconds", lowerIsBetter: true
+    ) { tally, _ in tally.latency[lane].quantile(p) }
+  }
+
+  static func count(
+    _ name: String, _ definition: String, lowerIsBetter: Bool,
+    _ count: @escaping @Sendable (Tally) -> Int
+  ) -> Metric {
+    Metric(name: name, definition: definition, unit: "count", lowerIsBetter: lowerIsBetter) {
+      tally, _ in Double(count(tally))
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import Dispatch
+import MessageDeferral
+import Synchronization
+
+/// How much to simulate, and on how many threads.
+public struct RunOptions: Sendable {
+  public var users: Int
+  public var replications: Int
+  public var seed: UInt64
+  /// Worker threads (at least 1). Results do not depend on it.
+  public var jobs: Int
+  /// Users per work item. Fixed independently of `jobs`, so the split of work, and with it
+  /// every result, is the same whatever the thread count.
+  public var blockSize: Int
+
+  public init(users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512) {
+    self.users = users
+    self.replications = replications
+    self.seed = seed
+    self.jobs = max(1, jobs)
+    self.blockSize = max(1, blockSize)
+  }
+}
+
+/// Where a run is, for a progress line.
+public struct RunProgress: Sendable {
+  public var itemsDone: Int
+  public var itemsTotal: Int
+  public var events: Int
+  public var replicationsDone: Int
+}
+
+/// What a run produced: one ``Tally`` per (replication, policy).
+public struct RunResult: Sendable {
+  public var policies: [NamedPolicy]
+  /// `tallies[replication][policy]`.
+  public var tallies: [[Tally]]
+  public var events: Int {
+    tallies.reduce(0) { sum, row in row.reduce(sum) { $0 + $1.events } }
+  }
+}
+
+/// A bug found while running: never a user error.
+public enum EngineError: Error, CustomStringConvertible, Equatable {
+  /// A message was neither displayed, expired nor pending at the horizon.
+  case conservationViolated(policy: String, reason: String, replication: Int, detail: String)
+
+  public var description: String {
+    switch self {
+    case .conservationViolated(let policy, let reason, let replication, let detail):
+      "internal error: messages not conserved for policy '\(policy)', reason '\(reason)', "
+        + "replication \(replication): \(detail). This is a bug; please report it with the scenario."
+    }
+  }
+}
+
+/// The Monte Carlo engine: every policy on the same users (common random numbers), users
+/// independent, spread over workers.
+public enum Engine {
+  /// Runs `policies` on `options.users` users × `options.replications` replications.
+  ///
+  /// Work is split into (replication, block of users) items taken by `options.jobs` workers;
+  /// each worker runs every policy on each user of its item, so all policies see the same
+  /// users. Tallies merge exactly (integers), so the result is identical for every `jobs`.
+  /// Checks conservation (issued = displayed + expired + pending) per reason and policy.
+  public static func run(
+    _ world: CompiledScenario, policies: [NamedPolicy], options: RunOptions,
+    progress: (@Sendable (RunProgress) -> Void)? = nil
+  ) throws(EngineError) -> RunResult {
+    let screenCount = world.scenario.screens.count
+    let blocks = (options.users + options.blockSize - 1) / options.blockSize
+    let itemsTotal = blocks * options.replications
+    struct Shared: ~Copyable {
+      var tallies: [[Tally]]
+      var nextItem = 0
+      var itemsDone = 0
+      var events = 0
+      var blocksDone: [Int]
+    }
+    let shared = Mutex(
+      Shared(
+        tallies: Array(
+          repeating: Array(repeating: Tally(screenCount: screenCount), count: policies.count),
+          count: options.replications),
+        blocksDone: Array(repeating: 0, count: options.replications)))
+    let configurations = policies.map(\.configuration)
+
+    DispatchQueue.concurrentPerform(iterations: min(options.jobs, max(1, itemsTotal))) { _ in
+      var simulator = UserSimulator(world: world, sink: NoSink())
+      var local = configurations.map { _ in Tally(screenCount: screenCount) }
+      while true {
+        let item = shared.withLock { state -> Int? in
+          guard state.nextItem < itemsTotal else { return nil }
+          defer { state.nextItem += 1 }
+          return state.nextItem
+        }
+        guard let item else { break }
+        let replication = item / blocks
+        let block = item % blocks
+        let first = block * options.blockSize
+        let last = min(options.users, first + options.blockSize)
+        for index in local.indices { local[index] = Tally(screenCount: screenCount) }
+        for user in first..<last {
+          for (policy, configuration) in configurations.enumerated() {
+            simulator.run(
+              seed: options.seed, replication: replication, user: user, policy: configuration,
+              tally: &local[policy])
+          }
+        }
+        let report = shared.withLock { state -> RunProgress in
+          for policy in local.indices { state.tallies[replication][policy].merge(local[policy]) }
+          state.itemsDone += 1
+          state.blocksDone[replication] += 1
+          state.events += local.reduce(0) { $0 + $1.events }
+          return RunProgress(
+            itemsDone: state.itemsDone, itemsTotal: itemsTotal, events: state.events,
+            replicationsDone: state.blocksDone.filter { $0 == blocks }.count)
+        }
+        progress?(report)
+      }
+    }
+    let tallies = shared.withLock { $0.tallies }
+    let result = RunResult(policies: policies, tallies: tallies)
+    try checkConservation(result)
+    return result
+  }
+
+  /// Issued = displayed + expired + pending, per replication, policy and reason.
+  static func checkConservation(_ result: RunResult) throws(EngineError) {
+    for (replication, row) in result.tallies.enumerated() {
+      for (policy, tally) in row.enumerated() {
+        for lane in 0..<5 {
+          let accounted = tally.displayed[lane] + tally.expired[lane] + tally.pending[lane]
+          if tally.issued[lane] != accounted {
+            throw .conservationViolated(
+              policy: result.policies[policy].name, reason: laneName(lane),
+              replication: replication,
+              detail: "issued \(tally.issued[lane]) but displayed \(tally.displayed[lane]) + "
+                + "expired \(tally.expired[lane]) + pending \(tally.pending[lane]) = \(accounted)")
+          }
+        }
+      }
+    }
+  }
+
+  /// The report name of a reason lane (all unknown raw values share lane 4).
+  public static func laneName(_ lane: Int) -> String {
+    lane < 4 ? Reason.known[lane].name : "unknown"
+  }
+}

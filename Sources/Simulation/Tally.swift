@@ -1,0 +1,90 @@
+import MessageDeferral
+
+/// Everything measured for one policy in one replication (or a part of one): counts, exact
+/// integer sums and latency histograms.
+///
+/// Every field merges by addition of integers (sums of durations are kept in whole
+/// milliseconds) or by ``LatencyHistogram/merge(_:)``, so merging is exact and independent of
+/// order: results do not depend on `--jobs`, on scheduling, or on how a run is sharded.
+/// Memory is fixed by the scenario's screen count, never by the number of users.
+public struct Tally: Sendable {
+  /// Per screen (index in the scenario): visits, and visits with at least one sheet over them.
+  public var screenVisits: [Int]
+  public var screenInterrupted: [Int]
+
+  public var onboardingRunsStarted = 0
+  public var onboardingRunsCompleted = 0
+  public var onboardingRunsInterrupted = 0
+  /// New users who started onboarding, and those who completed it by the horizon.
+  public var newUsersOnboarding = 0
+  public var newUsersCompleted = 0
+  public var users = 0
+
+  /// Per reason lane (``Reason/laneIndex``): issued, displayed, expired, pending at the end.
+  public var issued = [Int](repeating: 0, count: 5)
+  public var displayed = [Int](repeating: 0, count: 5)
+  public var expired = [Int](repeating: 0, count: 5)
+  public var pending = [Int](repeating: 0, count: 5)
+  /// Per reason lane: latency from first issuance to display.
+  public var latency: [LatencyHistogram]
+  /// Per reason lane: sum of latencies in whole milliseconds (for exact means).
+  public var latencySumMilliseconds = [Int64](repeating: 0, count: 5)
+
+  /// Consent messages whose deadline passed (within the horizon) before they were displayed.
+  public var consentDeadlineMisses = 0
+  /// Consent messages whose deadline fell within the horizon (the denominator of the miss rate).
+  public var consentDeadlinesDue = 0
+
+  public var fallbackFired = 0
+  public var displayAttempts = 0
+  public var displayFailures = 0
+  /// Sheets shown over a screen (each message shown at most once).
+  public var sheets = 0
+  /// Breaks (maximal runs of consecutive sheets) and the sheets in them.
+  public var breaks = 0
+  public var sheetsInBreaks = 0
+  public var maxSheetsPerBreak = 0
+  public var events = 0
+  /// Seconds the users spent in the app, summed in whole seconds (for user-days figures).
+  public var simulatedSeconds: Int64 = 0
+
+  public init(screenCount: Int) {
+    screenVisits = Array(repeating: 0, count: screenCount)
+    screenInterrupted = Array(repeating: 0, count: screenCount)
+    latency = (0..<5).map { _ in LatencyHistogram() }
+  }
+
+  /// Adds `other` into `self`. Exact and commutative.
+  public mutating func merge(_ other: Tally) {
+    precondition(screenVisits.count == other.screenVisits.count, "Tallies of different scenarios")
+    for index in screenVisits.indices {
+      screenVisits[index] += other.screenVisits[index]
+      screenInterrupted[index] += other.screenInterrupted[index]
+    }
+    onboardingRunsStarted += other.onboardingRunsStarted
+    onboardingRunsCompleted += other.onboardingRunsCompleted
+    onboardingRunsInterrupted += other.onboardingRunsInterrupted
+    newUsersOnboarding += other.newUsersOnboarding
+    newUsersCompleted += other.newUsersCompleted
+    users += other.users
+    for lane in 0..<5 {
+      issued[lane] += other.issued[lane]
+      displayed[lane] += other.displayed[lane]
+      expired[lane] += other.expired[lane]
+      pending[lane] += other.pending[lane]
+      latency[lane].merge(other.latency[lane])
+      latencySumMilliseconds[lane] += other.latencySumMilliseconds[lane]
+    }
+    consentDeadlineMisses += other.consentDeadlineMisses
+    consentDeadlinesDue += other.consentDeadlinesDue
+    fallbackFired += other.fallbackFired
+    displayAttempts += other.displayAttempts
+    displayFailures += other.displayFailures
+    sheets += other.sheets
+    breaks += other.breaks
+    sheetsInBreaks += other.sheetsInBreaks
+    maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
+    events += other.events
+    simulatedSeconds += other.simulatedSeconds
+  }
+}

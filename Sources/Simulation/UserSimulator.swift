@@ -1,0 +1,183 @@
+import MessageDeferral
+
+/// Simulates one user's life under one policy, event by event. One per worker, reused for
+/// every (user, policy) it runs, so the per-event path allocates nothing once warm.
+///
+/// Generic over the ``SimulationSink`` so that the plain run (``NoSink``) compiles to code with
+/// no tracing at all, while `deferral-sim trace` runs the very same code with a sink that
+/// records every step.
+struct UserSimulator<Sink: SimulationSink>: ~Copyable {
+  let world: CompiledScenario
+  var sink: Sink
+
+  // Random streams, one per purpose, reseeded for every (replication, user).
+  var journey: RandomStream
+  var appStore: RandomStream
+  var scene: RandomStream
+  var sheet: RandomStream
+
+  var queue = EventQueue<_Event>(minimumCapacity: 64)
+  var messages: ContiguousArray<_MessageRecord> = []
+  var actions = PolicyActions()
+  var coordinator: Coordinator
+
+  // User state.
+  var profile = _UserProfile(isNew: false, installAt: 0, subscriber: false, lapsed: false)
+  var now = 0.0
+  var processAlive = false
+  var inForeground = false
+  var sceneActive = false
+  var churned = false
+  var foregroundEpoch: UInt32 = 0
+  var screenEpoch: UInt32 = 0
+  var timerEpoch: UInt32 = 0
+  var currentScreen = -1
+  /// When the current screen's dwell ends (infinity while paused or in background).
+  var screenEndsAt = Double.infinity
+  /// Dwell left on the current screen while a sheet covers it.
+  var pausedRemaining = Double.nan
+  var visitInterrupted = false
+  var foregroundSince = 0.0
+
+  // Onboarding.
+  var onboardingRunActive = false
+  var onboardingRunInterrupted = false
+  var startedOnboarding = false
+  var completedOnboarding = false
+
+  // Sheets.
+  var sheetsWaiting = 0
+  var sheetShowing = false
+  var sheetsThisBreak = 0
+  var quitAfterSheets = false
+
+  init(world: CompiledScenario, sink: Sink) {
+    self.world = world
+    self.sink = sink
+    journey = RandomStream(seed: 0, replication: 0, user: 0, purpose: .journey)
+    appStore = RandomStream(seed: 0, replication: 0, user: 0, purpose: .appStore)
+    scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
+    sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
+    coordinator = Coordinator(configuration: PolicyConfiguration())
+  }
+
+  var scenario: Scenario { world.scenario }
+}
+
+extension UserSimulator {
+  /// Runs user `user` of replication `replication` under `policy`, adding what happened to
+  /// `tally`.
+  mutating func run(
+    seed: UInt64, replication: Int, user: Int, policy: PolicyConfiguration, tally: inout Tally
+  ) {
+    journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
+    appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
+    scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
+    sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
+    resetState(policy: policy)
+    drawProfileAndMessages()
+    tally.users += 1
+
+    let horizon = scenario.horizon
+    while let (time, event) = queue.popMin() {
+      guard time <= horizon else { break }
+      now = time
+      if handle(event, tally: &tally) { tally.events += 1 }
+    }
+    now = horizon
+    finish(tally: &tally)
+  }
+
+  mutating func resetState(policy: PolicyConfiguration) {
+    queue.removeAll(keepingCapacity: true)
+    messages.removeAll(keepingCapacity: true)
+    coordinator = Coordinator(configuration: policy)
+    now = 0
+    processAlive = false
+    inForeground = false
+    sceneActive = false
+    churned = false
+    foregroundEpoch = 0
+    screenEpoch = 0
+    timerEpoch = 0
+    currentScreen = -1
+    screenEndsAt = .infinity
+    pausedRemaining = .nan
+    visitInterrupted = false
+    foregroundSince = 0
+    onboardingRunActive = false
+    onboardingRunInterrupted = false
+    startedOnboarding = false
+    completedOnboarding = false
+    sheetsWaiting = 0
+    sheetShowing = false
+    sheetsThisBreak = 0
+    quitAfterSheets = false
+  }
+
+  /// Who the user is and which messages the App Store will issue them, all from the App Store
+  /// stream, so that every policy sees the same user and the same messages.
+  mutating func drawProfileAndMessages() {
+    let population = scenario.population
+    let horizon = scenario.horizon
+    let isNew = appStore.bernoulli(population.newUserShare)
+    var subscriber: Bool
+    var lapsed: Bool
+    var installAt = 0.0
+    if isNew {
+      let window = population.installWindow
+      installAt = window.lowerBound + appStore.uniform() * (window.upperBound - window.lowerBound)
+      subscriber = appStore.bernoulli(population.returningSubscriberShare)
+      lapsed = false
+    } else {
+      subscriber = appStore.bernoulli(population.subscriberShare)
+      lapsed = !subscriber
+    }
+    profile = _UserProfile(
+      isNew: isNew, installAt: installAt, subscriber: subscriber, lapsed: lapsed)
+    completedOnboarding = !isNew
+    // A returning subscriber's App Store account has history before the install; a brand-new
+    // user's starts at the install.
+    let accountStart = isNew && !subscriber ? installAt : 0
+
+    if let campaign = scenario.messages.consent, subscriber {
+      let chosen = appStore.bernoulli(campaign.audienceShare)
+      let offset = appStore.uniform() * campaign.rolloutWindow
+      let deadline = world.consentDeadline!.draw(&appStore)
+      let expiry = world.consentExpiry?.draw(&appStore) ?? .infinity
+      let issuedAt = campaign.start + offset
+      if chosen, issuedAt >= accountStart, issuedAt < horizon {
+        addMessage(
+          .priceIncreaseConsent, at: issuedAt, deadline: issuedAt + deadline, expiry: expiry)
+      }
+    }
+    for (index, process) in scenario.messages.recurring.enumerated() {
+      let inAudience: Bool
+      switch process.audience {
+      case .subscribers: inAudience = subscriber
+      case .lapsed: inAudience = lapsed
+      case .all: inAudience = true
+      }
+      guard inAudience else { continue }
+      var time = accountStart
+      while true {
+        time += world.recurringGap[index].draw(&appStore)
+        guard time < horizon else { break }
+        let expiry = world.recurringExpiry[index]?.draw(&appStore) ?? .infinity
+        addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
+      }
+    }
+    let firstOpen = isNew ? installAt : world.gap.draw(&journey)
+    queue.push(time: firstOpen, payload: _Event(kind: .open))
+  }
+
+  mutating func addMessage(_ reason: Reason, at time: Double, deadline: Double, expiry: Double) {
+    let index = Int32(messages.count)
+    messages.append(
+      _MessageRecord(reason: reason, issuedAt: time, deadline: deadline, expiresAt: time + expiry))
+    queue.push(time: time, payload: _Event(kind: .issue, index: index))
+    if expiry.isFinite {
+      queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index))
+    }
+  }
+}

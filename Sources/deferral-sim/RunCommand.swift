@@ -1,0 +1,187 @@
+import Foundation
+import MessageDeferral
+import Reports
+import Simulation
+
+/// `deferral-sim run`: resolves the scenario and options (all checks before any work),
+/// runs the engine, writes the reports, prints the table.
+enum RunCommand {
+  /// A scenario and the bytes it was read from (for the manifest's hash).
+  struct LoadedScenario {
+    var scenario: Scenario
+    var bytes: [UInt8]
+  }
+
+  static func loadScenario(_ path: String?) throws -> LoadedScenario {
+    guard let path else {
+      return LoadedScenario(
+        scenario: ScenarioLoader.embeddedDefault(),
+        bytes: Array(ScenarioLoader.embeddedDefaultJSON.utf8))
+    }
+    do {
+      let scenario = try ScenarioLoader.load(contentsOf: path)
+      let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Array($0) } ?? []
+      return LoadedScenario(scenario: scenario, bytes: bytes)
+    } catch {
+      throw ToolError.input(error.description)
+    }
+  }
+
+  /// The scenario with the command line's overrides applied and checked.
+  static func applyOverrides(_ parsed: ParsedArguments, to scenario: inout Scenario) throws {
+    if let users = try parsed.integer("users", in: ScenarioLoader.userBounds) {
+      scenario.users = users
+    }
+    if let replications = try parsed.integer("replications", in: ScenarioLoader.replicationBounds) {
+      scenario.replications = replications
+    }
+    if let seed = try parsed.unsigned("seed") { scenario.seed = seed }
+    if let names = parsed.list("policies") {
+      guard !names.isEmpty else {
+        throw UsageError(message: "'--policies' needs at least one name", command: "run")
+      }
+      var chosen: [NamedPolicy] = []
+      for name in names {
+        if let policy = scenario.policies.first(where: { $0.name == name }) {
+          chosen.append(policy)
+        } else if let preset = PolicyCatalog.preset(named: name) {
+          chosen.append(NamedPolicy(name: name, configuration: preset.configuration))
+        } else {
+          let valid =
+            scenario.policies.map(\.name)
+            + PolicyCatalog.presetNames.filter { preset in
+              !scenario.policies.contains { $0.name == preset }
+            }
+          var message = "unknown policy '\(name)' in --policies"
+          if let near = Spelling.closest(to: name, in: valid) {
+            message += "; did you mean '\(near)'?"
+          }
+          message += " Valid: \(valid.joined(separator: ", "))"
+          throw UsageError(message: message, command: "run")
+        }
+        if chosen.dropLast().contains(where: { $0.name == name }) {
+          throw UsageError(
+            message: "policy '\(name)' is listed twice in --policies", command: "run")
+        }
+      }
+      scenario.policies = chosen
+    }
+    if let baseline = parsed.value("baseline") {
+      scenario.baseline = baseline
+    }
+    if !scenario.policies.contains(where: { $0.name == scenario.baseline }) {
+      // The baseline always runs, so paired differences exist.
+      if let preset = PolicyCatalog.preset(named: scenario.baseline) {
+        scenario.policies.insert(
+          NamedPolicy(name: preset.name, configuration: preset.configuration), at: 0)
+      } else {
+        let valid = scenario.policies.map(\.name).joined(separator: ", ")
+        throw UsageError(
+          message: "baseline '\(scenario.baseline)' is not a policy of this run; choose one of "
+            + "\(valid)", command: "run")
+      }
+    }
+  }
+
+  static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
+    var loaded = try loadScenario(parsed.positionals.first)
+    try applyOverrides(parsed, to: &loaded.scenario)
+    let scenario = loaded.scenario
+    let jobs =
+      try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+    let outPath = parsed.value("out") ?? "results/\(scenario.name)"
+    let folder: OutputFolder
+    do {
+      folder = try OutputFolder(path: outPath)
+    } catch {
+      throw ToolError.failure(error.message)
+    }
+
+    let started = Date()
+    let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
+    let meter = ProgressMeter(
+      enabled: showProgress, replications: scenario.replications, output: output)
+    let options = RunOptions(
+      users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs)
+    var progress: (@Sendable (RunProgress) -> Void)?
+    if showProgress {
+      progress = { @Sendable report in meter.update(report) }
+    }
+    let result: RunResult
+    do throws(EngineError) {
+      result = try Engine.run(
+        CompiledScenario(scenario), policies: scenario.policies, options: options,
+        progress: progress)
+    } catch {
+      meter.finish()
+      throw ToolError.failure(error.description)
+    }
+    meter.finish()
+    let finished = Date()
+
+    let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
+    let manifest = Manifest(
+      toolVersion: DeferralSim.version, commandLine: CommandLine.arguments,
+      scenarioName: scenario.name, scenarioSHA256: SHA256.hex(loaded.bytes), seed: scenario.seed,
+      users: scenario.users, replications: scenario.replications, jobs: jobs,
+      policies: scenario.policies.map(\.name), baseline: scenario.baseline, started: started,
+      finished: finished, events: result.events)
+    do {
+      for file in report.files { try folder.write(file.table.text, to: file.name) }
+      try folder.write(manifest.json, to: "manifest.json")
+    } catch {
+      throw ToolError.failure(error.message)
+    }
+    output.out(
+      "\(scenario.name): \(scenario.users) users × \(scenario.replications) replications × "
+        + "\(scenario.policies.count) policies, seed \(scenario.seed), "
+        + "\(TerminalTable.fixed(manifest.wallSeconds, 1)) s, \(result.events) events")
+    output.out("")
+    output.out(TerminalTable.render(report))
+    output.out("")
+    output.out(
+      "Wrote \(report.files.map(\.name).joined(separator: ", ")), manifest.json to \(outPath)/")
+    return ExitStatus.success
+  }
+}
+
+/// The progress line on standard error (only when it is a terminal).
+final class ProgressMeter: @unchecked Sendable {
+  let enabled: Bool
+  let replications: Int
+  let output: any OutputStreams
+  let started = Date()
+  let lock = NSLock()
+  var lastPrinted = Date.distantPast
+
+  init(enabled: Bool, replications: Int, output: any OutputStreams) {
+    self.enabled = enabled
+    self.replications = replications
+    self.output = output
+  }
+
+  func update(_ progress: RunProgress) {
+    guard enabled else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let now = Date()
+    guard now.timeIntervalSince(lastPrinted) > 0.2 || progress.itemsDone == progress.itemsTotal
+    else {
+      return
+    }
+    lastPrinted = now
+    let elapsed = now.timeIntervalSince(started)
+    let rate = elapsed > 0 ? Double(progress.events) / elapsed : 0
+    let fraction = Double(progress.itemsDone) / Double(max(1, progress.itemsTotal))
+    let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+    output.errInline(
+      "\r  replications \(progress.replicationsDone)/\(replications) · "
+        + "\(TerminalTable.fixed(rate / 1e6, 2))M events/s · "
+        + "\(TerminalTable.fixed(left, 0)) s left   ")
+  }
+
+  func finish() {
+    guard enabled else { return }
+    output.errInline("\r" + String(repeating: " ", count: 70) + "\r")
+  }
+}

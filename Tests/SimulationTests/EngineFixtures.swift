@@ -1,0 +1,70 @@
+import MessageDeferral
+import Simulation
+
+/// Small hand-built scenarios for engine tests, each shaped so a closed form applies.
+enum Fixtures {
+  static func policy(_ name: String) -> NamedPolicy {
+    NamedPolicy(name: name, configuration: PolicyCatalog.preset(named: name)!.configuration)
+  }
+
+  /// A scenario with the given screens (index 0 must be the splash) and everything else
+  /// neutral: no scene delay, no failures, no fetch delay, no termination, no messages.
+  static func base(
+    screens: [Screen], entries: Entries, horizon: Double, gap: DistributionSpec,
+    newUserShare: Double = 0, policies: [NamedPolicy] = [policy("storekit-auto")]
+  ) -> Scenario {
+    Scenario(
+      name: "fixture", description: "test fixture", horizon: horizon,
+      population: Population(
+        newUserShare: newUserShare, installWindow: 0...0, subscriberShare: 1,
+        returningSubscriberShare: 0),
+      sessions: Sessions(
+        gap: gap, backgroundTerminationProbability: 0, delivery: .launch, fetchDelay: .fixed(0)),
+      screens: screens, entries: entries,
+      onboarding: Onboarding(quitAfterSheetProbability: 0, neverReturnAfterLeavingProbability: 0),
+      scene: SceneModel(activationDelay: .fixed(0), displayFailureProbability: 0),
+      sheetDwell: .fixed(1), messages: MessageProcesses(consent: nil, recurring: []),
+      policies: policies, baseline: policies[0].name, replications: 2, users: 1000, seed: 7)
+  }
+
+  static func transition(_ target: ScreenTarget, _ p: Double) -> Screen.Transition {
+    Screen.Transition(target: target, probability: p)
+  }
+
+  /// Splash → one onboarding screen (exponential dwell, mean 1/μ) → home → background.
+  /// Generic messages to everyone at rate λ. New users only.
+  static func onboardingRace(lambda: Double, mu: Double) -> Scenario {
+    var scenario = base(
+      screens: [
+        Screen(name: "splash", kind: .launch, dwell: .fixed(0), transitions: []),
+        Screen(
+          name: "welcome", kind: .onboarding, dwell: .exponential(mean: 1 / mu),
+          transitions: [transition(.screen(2), 1)]),
+        Screen(
+          name: "home", kind: .home, dwell: .fixed(1), transitions: [transition(.background, 1)]),
+      ],
+      entries: Entries(coldLaunch: 0, newUser: 1, returning: 2), horizon: 5 / mu,
+      gap: .fixed(1e9), newUserShare: 1)
+    scenario.messages.recurring = [
+      RecurringMessages(reason: .generic, audience: .all, meanInterval: 1 / lambda, expiry: nil)
+    ]
+    return scenario
+  }
+
+  /// Existing subscribers whose app opens form a Poisson process of rate ν (exponential gaps,
+  /// near-zero sessions); one consent message each, issued uniformly in a window.
+  static func latencyToNextOpen(nu: Double, window: Double) -> Scenario {
+    var scenario = base(
+      screens: [
+        Screen(name: "splash", kind: .launch, dwell: .fixed(0.001), transitions: []),
+        Screen(
+          name: "home", kind: .home, dwell: .fixed(0.001),
+          transitions: [transition(.background, 1)]),
+      ],
+      entries: Entries(coldLaunch: 0, newUser: 1, returning: 1), horizon: window + 40 / nu,
+      gap: .exponential(mean: 1 / nu))
+    scenario.messages.consent = ConsentCampaign(
+      start: 0, rolloutWindow: window, audienceShare: 1, deadline: .fixed(1e9), expiry: nil)
+    return scenario
+  }
+}

@@ -1,0 +1,158 @@
+import MessageDeferral
+import Testing
+
+@testable import Simulation
+
+@Suite("Engine properties")
+struct EnginePropertyTests {
+  /// A small but complete world: onboarding, paywall, immersive, home, every message process,
+  /// terminations, scene delays and failures.
+  static var world: Scenario {
+    var scenario = Fixtures.base(
+      screens: [
+        Screen(name: "splash", kind: .launch, dwell: .uniform(low: 1, high: 3), transitions: []),
+        Screen(
+          name: "onboarding_1", kind: .onboarding, dwell: .lognormal(median: 20, sigma: 0.5),
+          transitions: [
+            Fixtures.transition(.screen(2), 0.9), Fixtures.transition(.background, 0.1),
+          ]),
+        Screen(
+          name: "onboarding_2", kind: .onboarding, dwell: .exponential(mean: 15),
+          transitions: [Fixtures.transition(.screen(3), 1)]),
+        Screen(
+          name: "paywall", kind: .paywall, dwell: .gamma(shape: 2, scale: 10),
+          transitions: [Fixtures.transition(.screen(4), 1)]),
+        Screen(
+          name: "home", kind: .home, dwell: .weibull(shape: 1.5, scale: 30),
+          transitions: [
+            Fixtures.transition(.screen(5), 0.3), Fixtures.transition(.screen(6), 0.3),
+            Fixtures.transition(.background, 0.4),
+          ]),
+        Screen(
+          name: "video", kind: .immersive, dwell: .exponential(mean: 600),
+          transitions: [
+            Fixtures.transition(.screen(4), 0.7), Fixtures.transition(.background, 0.3),
+          ]),
+        Screen(
+          name: "settings", kind: .settings,
+          dwell: .empirical(values: [5, 10, 30], weights: [1, 2, 1]),
+          transitions: [Fixtures.transition(.screen(4), 1)]),
+      ],
+      entries: Entries(coldLaunch: 0, newUser: 1, returning: 4), horizon: 20 * 86_400,
+      gap: .lognormal(median: 8 * 3600, sigma: 1), newUserShare: 0.4,
+      policies: PolicyCatalog.presets.map {
+        NamedPolicy(name: $0.name, configuration: $0.configuration)
+      })
+    scenario.population.installWindow = 0...(15 * 86_400)
+    scenario.population.subscriberShare = 0.5
+    scenario.population.returningSubscriberShare = 0.3
+    scenario.sessions.backgroundTerminationProbability = 0.4
+    scenario.sessions.fetchDelay = .lognormal(median: 1.5, sigma: 0.5)
+    scenario.scene = SceneModel(
+      activationDelay: .uniform(low: 0.1, high: 0.6), displayFailureProbability: 0.05)
+    scenario.onboarding = Onboarding(
+      quitAfterSheetProbability: 0.3, neverReturnAfterLeavingProbability: 0.5)
+    scenario.messages = MessageProcesses(
+      consent: ConsentCampaign(
+        start: 3 * 86_400, rolloutWindow: 2 * 86_400, audienceShare: 0.8,
+        deadline: .uniform(low: 7 * 86_400, high: 30 * 86_400), expiry: nil),
+      recurring: [
+        RecurringMessages(
+          reason: .billingIssue, audience: .subscribers, meanInterval: 30 * 86_400,
+          expiry: .exponential(mean: 3 * 86_400)),
+        RecurringMessages(
+          reason: .winBackOffer, audience: .lapsed, meanInterval: 20 * 86_400, expiry: nil),
+        RecurringMessages(reason: .generic, audience: .all, meanInterval: 40 * 86_400, expiry: nil),
+        RecurringMessages(
+          reason: .unknown(rawValue: 7), audience: .all, meanInterval: 60 * 86_400, expiry: nil),
+      ])
+    return scenario
+  }
+
+  static func run(
+    _ scenario: Scenario, jobs: Int, users: Int = 600, replications: Int = 3
+  ) throws
+    -> RunResult
+  {
+    try Engine.run(
+      CompiledScenario(scenario), policies: scenario.policies,
+      options: RunOptions(
+        users: users, replications: replications, seed: 99, jobs: jobs, blockSize: 64))
+  }
+
+  static func fingerprint(_ result: RunResult) -> [String] {
+    result.tallies.flatMap { row in
+      row.map { tally in
+        "\(tally.screenVisits) \(tally.screenInterrupted) \(tally.issued) \(tally.displayed) "
+          + "\(tally.expired) \(tally.pending) \(tally.latencySumMilliseconds) "
+          + "\(tally.onboardingRunsStarted) \(tally.onboardingRunsInterrupted) "
+          + "\(tally.fallbackFired) \(tally.displayAttempts) \(tally.displayFailures) "
+          + "\(tally.sheetsInBreaks) \(tally.maxSheetsPerBreak) \(tally.events) "
+          + "\((0..<5).map { tally.latency[$0].quantile(0.9) ?? -1 })"
+      }
+    }
+  }
+
+  @Test func resultsDoNotDependOnJobs() throws {
+    let one = try Self.fingerprint(Self.run(Self.world, jobs: 1))
+    let three = try Self.fingerprint(Self.run(Self.world, jobs: 3))
+    #expect(one == three)
+  }
+
+  @Test func messagesAreConservedAndIssuedAlike() throws {
+    let result = try Self.run(Self.world, jobs: 2)
+    for row in result.tallies {
+      // Common random numbers: every policy sees the same issued messages.
+      for tally in row { #expect(tally.issued == row[0].issued) }
+      for tally in row {
+        for lane in 0..<5 {
+          #expect(
+            tally.issued[lane] == tally.displayed[lane] + tally.expired[lane] + tally.pending[lane])
+        }
+      }
+    }
+    #expect(result.tallies[0][0].issued.reduce(0, +) > 100, "the world issues messages")
+  }
+
+  /// The same policy under two names gives identical metrics (common random numbers).
+  @Test func samePolicyUnderTwoNamesIsIdentical() throws {
+    var scenario = Self.world
+    scenario.policies = [
+      Fixtures.policy("screen-gate-ceiling"),
+      NamedPolicy(name: "twin", configuration: PolicyConfiguration.screenGateCeiling),
+    ]
+    let result = try Self.run(scenario, jobs: 2)
+    let prints = Self.fingerprint(result)
+    for replication in 0..<3 { #expect(prints[2 * replication] == prints[2 * replication + 1]) }
+  }
+
+  @Test func neverDisplaysNothingAndLeavesIssuedMinusExpiredPending() throws {
+    var scenario = Self.world
+    scenario.policies = [Fixtures.policy("never")]
+    let result = try Self.run(scenario, jobs: 2)
+    for row in result.tallies {
+      let tally = row[0]
+      #expect(tally.displayed.reduce(0, +) == 0)
+      #expect(tally.displayAttempts == 0)
+      for lane in 0..<5 { #expect(tally.pending[lane] == tally.issued[lane] - tally.expired[lane]) }
+    }
+  }
+
+  /// deadline-aware's gate is closed on onboarding screens; only a message past its hard
+  /// ceiling (24 h + 6 h grace) may land on one (a user resuming an abandoned onboarding a day
+  /// later), so it interrupts onboarding far less than StoreKit's default.
+  @Test func deadlineAwareDoesNotInterruptOnboarding() throws {
+    var scenario = Self.world
+    scenario.policies = [Fixtures.policy("storekit-auto"), Fixtures.policy("deadline-aware")]
+    let result = try Self.run(scenario, jobs: 2, users: 2000)
+    var auto = 0
+    var ours = 0
+    for row in result.tallies {
+      auto += row[0].onboardingRunsInterrupted
+      ours += row[1].onboardingRunsInterrupted
+      #expect(row[1].maxSheetsPerBreak <= 1)
+    }
+    #expect(auto > 20, "the baseline does interrupt onboarding in this world")
+    #expect(ours * 10 <= auto, "deadline-aware \(ours) vs storekit-auto \(auto)")
+  }
+}
