@@ -46,19 +46,20 @@ struct _Candidate: Sendable {
 extension Coordinator {
   /// Attempts a flush: selects the messages this trigger may show and asks to display them.
   mutating func flush(at now: Double, trigger: _Trigger, into actions: inout PolicyActions) {
-    let config = configuration
     if batch != nil {
-      if case .checkpoint = trigger, config.refusesConcurrentShow { counters.refusedShowCalls += 1 }
+      if case .checkpoint = trigger, configuration.refusesConcurrentShow {
+        counters.refusedShowCalls += 1
+      }
       return
     }
-    if config.requiresActiveScene, !sceneActive {
-      if config.retryBackoff != nil { scheduleRetries(at: now) }
+    if configuration.requiresActiveScene, !sceneActive {
+      if configuration.retryBackoff != nil { scheduleRetries(at: now) }
       return
     }
     guard store.count > 0 else { return }
 
     let regularAllowed = isRegularTrigger(trigger)
-    let limit = config.sheetsPerBreak.map { max(0, $0 - shownThisBreak) } ?? Int.max
+    let limit = configuration.sheetsPerBreak.map { max(0, $0 - shownThisBreak) } ?? Int.max
     guard limit > 0 else { return }
 
     // Work on a local copy of the scratch buffer so `self` can be read inside the loop.
@@ -68,7 +69,7 @@ extension Coordinator {
     store.forEach { entry in
       guard !entry.inFlight else { return }
       let reason = entry.message.reason
-      if !config.showsUnknownReasons, !reason.isKnown { return }
+      if !configuration.showsUnknownReasons, !reason.isKnown { return }
       let due = dueTime(of: entry)
       let forced = isForced(due: due, at: now, trigger: trigger)
       var eligible = forced || entry.nextRetryAt <= now
@@ -80,7 +81,7 @@ extension Coordinator {
     }
     candidates = selected
     guard !candidates.isEmpty else { return }
-    if config.ordering == .urgency {
+    if configuration.ordering == .urgency {
       // Stable: equal urgency keeps queue (arrival) order.
       let indexed = candidates.enumerated().sorted {
         ($0.element.urgency, $0.offset) < ($1.element.urgency, $1.offset)
@@ -89,7 +90,7 @@ extension Coordinator {
     }
     if candidates.count > limit { candidates.removeLast(candidates.count - limit) }
 
-    if config.sequentialBatch {
+    if configuration.sequentialBatch {
       batch = ContiguousArray(candidates.map(\.id))
       forcedInBatch = Set(candidates.filter(\.forced).map(\.id))
       emitNextInBatch(into: &actions)

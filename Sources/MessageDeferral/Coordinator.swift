@@ -54,7 +54,7 @@ public struct PolicyActions: Sendable {
   public init() {}
 
   public mutating func reset() {
-    displays.removeAll(keepingCapacity: true)
+    if !displays.isEmpty { displays.removeAll(keepingCapacity: true) }
     wakeAt = nil
   }
 }
@@ -100,8 +100,18 @@ public struct Coordinator: Sendable {
   /// Scratch space for selecting candidates, kept to avoid allocating per flush.
   var candidates: ContiguousArray<_Candidate> = []
 
+  /// Whether anything can ever be due (ceilings, a deadline margin, retries): when not, no
+  /// timer is ever needed and ``nextWake(after:)`` returns at once.
+  let mayNeedTimer: Bool
+  /// Bit `kind.index` set: that kind is a checkpoint (a set lookup without hashing).
+  let checkpointMask: UInt16
+
   public init(configuration: PolicyConfiguration) {
     self.configuration = configuration
+    mayNeedTimer =
+      !configuration.ceilings.isEmpty || configuration.deadlineMargin != nil
+      || configuration.retryBackoff != nil
+    checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.index) }
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
   }
@@ -145,7 +155,9 @@ public struct Coordinator: Sendable {
       case .unchanged: break
       }
       var trigger: _Trigger = .boundary(kind)
-      if configuration.checkpoints.contains(kind), configuration.triggers.contains(.checkpoint) {
+      if checkpointMask & (1 << UInt16(kind.index)) != 0,
+        configuration.triggers.contains(.checkpoint)
+      {
         trigger = .checkpoint(kind)
       } else if rule != .unchanged, configuration.triggers.contains(.gateAssignment) {
         trigger = .gateAssignment(kind)
@@ -195,7 +207,7 @@ public struct Coordinator: Sendable {
     case .timerFired:
       flush(at: now, trigger: .timer, into: &actions)
     }
-    actions.wakeAt = nextWake(after: now)
+    if mayNeedTimer { actions.wakeAt = nextWake(after: now) }
   }
 
   var initialRetryDelay: Double { configuration.retryBackoff?.initial ?? .infinity }

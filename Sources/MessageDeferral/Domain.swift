@@ -102,7 +102,18 @@ public enum ScreenKind: String, CaseIterable, Hashable, Sendable, Comparable {
   }
 
   /// A dense index for tables indexed by kind.
-  public var index: Int { ScreenKind.allCases.firstIndex(of: self)! }
+  public var index: Int {
+    switch self {
+    case .launch: 0
+    case .onboarding: 1
+    case .paywall: 2
+    case .checkout: 3
+    case .immersive: 4
+    case .home: 5
+    case .settings: 6
+    case .content: 7
+    }
+  }
 
   public static func < (lhs: ScreenKind, rhs: ScreenKind) -> Bool { lhs.index < rhs.index }
 }

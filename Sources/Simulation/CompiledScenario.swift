@@ -17,6 +17,8 @@ public struct CompiledScenario: Sendable {
   let recurringExpiry: [Sampler?]
   /// Exponential gaps between issuances of each recurring process (a Poisson process).
   let recurringGap: [Sampler]
+  /// Each screen's kind, by index (read on every screen change).
+  let screenKinds: ContiguousArray<ScreenKind>
 
   public init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -32,6 +34,7 @@ public struct CompiledScenario: Sendable {
     consentDeadline = scenario.messages.consent.map { Sampler($0.deadline) }
     consentExpiry = scenario.messages.consent?.expiry.map { Sampler($0) }
     recurringExpiry = scenario.messages.recurring.map { $0.expiry.map { Sampler($0) } }
+    screenKinds = ContiguousArray(scenario.screens.map(\.kind))
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
   }
 }

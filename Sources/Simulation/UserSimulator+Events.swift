@@ -57,7 +57,7 @@ extension UserSimulator {
       for index in messages.indices { messages[index].deliveredInProcess = false }
       trace(.coldLaunch, message: -1)
       tell(.processLaunched, tally: &tally)
-      show(scenario.entries.coldLaunch, tally: &tally)
+      show(world.scenario.entries.coldLaunch, tally: &tally)
     } else {
       trace(.warmResume, message: -1)
       // The user is back on the screen they left, with a fresh dwell.
@@ -66,7 +66,7 @@ extension UserSimulator {
     queue.push(
       time: now + world.activationDelay.draw(&scene),
       payload: _Event(kind: .sceneActive, epoch: epoch))
-    if coldLaunch || scenario.sessions.delivery == .everyForeground || hasUndelivered {
+    if coldLaunch || world.scenario.sessions.delivery == .everyForeground || hasUndelivered {
       queue.push(
         time: now + world.fetchDelay.draw(&scene), payload: _Event(kind: .fetch, epoch: epoch))
     }
@@ -88,14 +88,14 @@ extension UserSimulator {
     trace(.background, message: -1)
     tell(.sceneDeactivated, tally: &tally)
     let leftDuringOnboarding = onboardingRunActive
-    if journey.bernoulli(scenario.sessions.backgroundTerminationProbability) {
+    if journey.bernoulli(world.scenario.sessions.backgroundTerminationProbability) {
       processAlive = false
       if onboardingRunActive { onboardingRunActive = false }  // abandoned; restarts at launch
       trace(.terminated, message: -1)
       tell(.processTerminated, tally: &tally)
     }
     if leftDuringOnboarding,
-      journey.bernoulli(scenario.onboarding.neverReturnAfterLeavingProbability)
+      journey.bernoulli(world.scenario.onboarding.neverReturnAfterLeavingProbability)
     {
       churned = true
       trace(.churned, message: -1)
@@ -108,8 +108,8 @@ extension UserSimulator {
 
   /// Shows screen `index`: a visit, onboarding bookkeeping, the policy told, a dwell drawn.
   mutating func show(_ index: Int, tally: inout Tally) {
-    let kind = scenario.screens[index].kind
-    let previousKind = currentScreen >= 0 ? scenario.screens[currentScreen].kind : nil
+    let kind = world.screenKinds[index]
+    let previousKind = currentScreen >= 0 ? world.screenKinds[currentScreen] : nil
     currentScreen = index
     visitInterrupted = false
     tally.screenVisits[index] += 1
@@ -151,14 +151,10 @@ extension UserSimulator {
 
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
   mutating func leaveScreen(tally: inout Tally) {
-    let screen = scenario.screens[currentScreen]
-    if screen.kind == .launch, screen.transitions.isEmpty {
-      let entries = scenario.entries
-      show(completedOnboarding ? entries.returning : entries.newUser, tally: &tally)
-      return
-    }
     guard let table = world.transitionTables[currentScreen] else {
-      goToBackground(tally: &tally)
+      // The launch screen has no transitions: the entries decide what follows it.
+      let entries = world.scenario.entries
+      show(completedOnboarding ? entries.returning : entries.newUser, tally: &tally)
       return
     }
     switch world.transitionTargets[currentScreen][table.draw(&journey)] {
@@ -172,7 +168,7 @@ extension UserSimulator {
   /// StoreKit delivers what it holds: every pending message not yet delivered to this process
   /// (with `every_foreground` delivery: every pending message).
   mutating func deliverHeldMessages(tally: inout Tally) {
-    let again = scenario.sessions.delivery == .everyForeground
+    let again = world.scenario.sessions.delivery == .everyForeground
     for index in messages.indices
     where messages[index].state == .pending && messages[index].issuedAt <= now
       && (again || !messages[index].deliveredInProcess)

@@ -26,7 +26,7 @@ extension UserSimulator {
     var code: UInt8 = 0
     if !(inForeground && sceneActive) {
       code = 1
-    } else if scene.bernoulli(scenario.scene.displayFailureProbability) {
+    } else if scene.bernoulli(world.scenario.scene.displayFailureProbability) {
       code = 2
     }
     if code != 0 {
@@ -58,7 +58,7 @@ extension UserSimulator {
     tally.sheets += 1
     trace(forced ? .displayedForced : .displayed, message: index)
 
-    let kind = scenario.screens[currentScreen].kind
+    let kind = world.screenKinds[currentScreen]
     if kind.isInterruptible, !visitInterrupted {
       visitInterrupted = true
       tally.screenInterrupted[currentScreen] += 1
@@ -68,7 +68,9 @@ extension UserSimulator {
         onboardingRunInterrupted = true
         tally.onboardingRunsInterrupted += 1
       }
-      if journey.bernoulli(scenario.onboarding.quitAfterSheetProbability) { quitAfterSheets = true }
+      if journey.bernoulli(world.scenario.onboarding.quitAfterSheetProbability) {
+        quitAfterSheets = true
+      }
     }
     sheetsWaiting += 1
     if !sheetShowing { startSheet() }
@@ -118,7 +120,7 @@ extension UserSimulator {
   /// At the horizon: what each message became, deadline misses, time in the app.
   mutating func finish(tally: inout Tally) {
     if inForeground { tally.simulatedSeconds += Int64((now - foregroundSince).rounded()) }
-    let horizon = scenario.horizon
+    let horizon = world.scenario.horizon
     for (index, record) in messages.enumerated() {
       let lane = record.reason.laneIndex
       switch record.state {

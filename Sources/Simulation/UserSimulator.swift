@@ -60,8 +60,6 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
     sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
     coordinator = Coordinator(configuration: PolicyConfiguration())
   }
-
-  var scenario: Scenario { world.scenario }
 }
 
 extension UserSimulator {
@@ -78,7 +76,7 @@ extension UserSimulator {
     drawProfileAndMessages()
     tally.users += 1
 
-    let horizon = scenario.horizon
+    let horizon = world.scenario.horizon
     while let (time, event) = queue.popMin() {
       guard time <= horizon else { break }
       now = time
@@ -118,8 +116,8 @@ extension UserSimulator {
   /// Who the user is and which messages the App Store will issue them, all from the App Store
   /// stream, so that every policy sees the same user and the same messages.
   mutating func drawProfileAndMessages() {
-    let population = scenario.population
-    let horizon = scenario.horizon
+    let population = world.scenario.population
+    let horizon = world.scenario.horizon
     let isNew = appStore.bernoulli(population.newUserShare)
     var subscriber: Bool
     var lapsed: Bool
@@ -140,7 +138,7 @@ extension UserSimulator {
     // user's starts at the install.
     let accountStart = isNew && !subscriber ? installAt : 0
 
-    if let campaign = scenario.messages.consent, subscriber {
+    if let campaign = world.scenario.messages.consent, subscriber {
       let chosen = appStore.bernoulli(campaign.audienceShare)
       let offset = appStore.uniform() * campaign.rolloutWindow
       let deadline = world.consentDeadline!.draw(&appStore)
@@ -151,7 +149,7 @@ extension UserSimulator {
           .priceIncreaseConsent, at: issuedAt, deadline: issuedAt + deadline, expiry: expiry)
       }
     }
-    for (index, process) in scenario.messages.recurring.enumerated() {
+    for (index, process) in world.scenario.messages.recurring.enumerated() {
       let inAudience: Bool
       switch process.audience {
       case .subscribers: inAudience = subscriber
