@@ -119,6 +119,27 @@ public struct Coordinator: Sendable {
   /// Messages queued now, in the order the policy would consider them.
   public var pending: [Message] { store.entries.map(\.message) }
 
+  /// How many messages are queued now.
+  public var pendingCount: Int { store.count }
+
+  /// Why queued messages are not being shown right now, in a few words (for traces).
+  public func holdReason() -> String {
+    if batch != nil { return "a batch is running" }
+    if configuration.requiresActiveScene, !sceneActive { return "no active scene" }
+    if configuration.triggers.isEmpty { return "this policy never displays" }
+    if let limit = configuration.sheetsPerBreak, shownThisBreak >= limit {
+      return "already \(shownThisBreak) sheet(s) this break"
+    }
+    let kind = currentKind.map(\.rawValue) ?? "no screen"
+    if configuration.triggers == [.checkpoint] {
+      let names = configuration.checkpoints.sorted().map(\.rawValue).joined(separator: ", ")
+      return "waits for a checkpoint (\(names)); on \(kind)"
+    }
+    if !canPresent { return "gate closed on \(kind)" }
+    if !configuration.showsUnknownReasons { return "unknown reasons are never shown" }
+    return "waits for a trigger on \(kind)"
+  }
+
   /// Handles `event` at time `now` and writes the answer into `actions` (cleared first).
   public mutating func handle(
     _ event: PolicyEvent, at now: Double, into actions: inout PolicyActions

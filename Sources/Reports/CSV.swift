@@ -25,7 +25,7 @@ public struct CSVTable: Sendable {
     return result
   }
 
-  static func escape(_ field: String) -> String {
+  public static func escape(_ field: String) -> String {
     guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
       return field
     }
@@ -50,7 +50,7 @@ public enum CSVField: Sendable, ExpressibleByStringLiteral {
   }
 
   /// Shortest round-trip text; integers without a fraction; empty for NaN or infinity.
-  static func format(_ value: Double) -> String {
+  public static func format(_ value: Double) -> String {
     guard value.isFinite else { return "" }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return "\(value)"

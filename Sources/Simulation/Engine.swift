@@ -54,6 +54,15 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
   }
 }
 
+/// What the workers of a run share, behind a mutex.
+struct _SharedRunState: ~Copyable {
+  var tallies: [[Tally]]
+  var nextItem = 0
+  var itemsDone = 0
+  var events = 0
+  var blocksDone: [Int]
+}
+
 /// The Monte Carlo engine: every policy on the same users (common random numbers), users
 /// independent, spread over workers.
 public enum Engine {
@@ -67,18 +76,25 @@ public enum Engine {
     _ world: CompiledScenario, policies: [NamedPolicy], options: RunOptions,
     progress: (@Sendable (RunProgress) -> Void)? = nil
   ) throws(EngineError) -> RunResult {
+    try run(
+      world, policies: policies, options: options, makeSink: { _ in NoSink() },
+      finishSink: { _, _ in }, progress: progress)
+  }
+
+  /// As ``run(_:policies:options:progress:)``, with a sink per work item: `makeSink(item)`
+  /// before the item's users run, `finishSink(&sink, item)` after. Items are numbered
+  /// `replication × blocks + block` (users `block × blockSize ..< (block + 1) × blockSize`);
+  /// a caller that needs a fixed order (`messages.csv`) orders by item number.
+  public static func run<Sink: SimulationSink>(
+    _ world: CompiledScenario, policies: [NamedPolicy], options: RunOptions,
+    makeSink: @Sendable (Int) -> Sink, finishSink: @Sendable (inout Sink, Int) -> Void,
+    progress: (@Sendable (RunProgress) -> Void)? = nil
+  ) throws(EngineError) -> RunResult {
     let screenCount = world.scenario.screens.count
     let blocks = (options.users + options.blockSize - 1) / options.blockSize
     let itemsTotal = blocks * options.replications
-    struct Shared: ~Copyable {
-      var tallies: [[Tally]]
-      var nextItem = 0
-      var itemsDone = 0
-      var events = 0
-      var blocksDone: [Int]
-    }
     let shared = Mutex(
-      Shared(
+      _SharedRunState(
         tallies: Array(
           repeating: Array(repeating: Tally(screenCount: screenCount), count: policies.count),
           count: options.replications),
@@ -86,7 +102,7 @@ public enum Engine {
     let configurations = policies.map(\.configuration)
 
     DispatchQueue.concurrentPerform(iterations: min(options.jobs, max(1, itemsTotal))) { _ in
-      var simulator = UserSimulator(world: world, sink: NoSink())
+      var simulator = UserSimulator(world: world, sink: makeSink(-1))
       var local = configurations.map { _ in Tally(screenCount: screenCount) }
       while true {
         let item = shared.withLock { state -> Int? in
@@ -100,13 +116,15 @@ public enum Engine {
         let first = block * options.blockSize
         let last = min(options.users, first + options.blockSize)
         for index in local.indices { local[index] = Tally(screenCount: screenCount) }
+        simulator.sink = makeSink(item)
         for user in first..<last {
           for (policy, configuration) in configurations.enumerated() {
             simulator.run(
-              seed: options.seed, replication: replication, user: user, policy: configuration,
-              tally: &local[policy])
+              seed: options.seed, replication: replication, user: user, policyIndex: policy,
+              policy: configuration, tally: &local[policy])
           }
         }
+        finishSink(&simulator.sink, item)
         let report = shared.withLock { state -> RunProgress in
           for policy in local.indices { state.tallies[replication][policy].merge(local[policy]) }
           state.itemsDone += 1
@@ -123,6 +141,26 @@ public enum Engine {
     let result = RunResult(policies: policies, tallies: tallies)
     try checkConservation(result)
     return result
+  }
+
+  /// The number of work items a run has (see ``run(_:policies:options:makeSink:finishSink:progress:)``).
+  public static func itemCount(_ options: RunOptions) -> Int {
+    (options.users + options.blockSize - 1) / options.blockSize * options.replications
+  }
+
+  /// One user's life under one policy, every step recorded: what `deferral-sim trace` shows.
+  /// The same code path as a run (the simulator with a recording sink), so what it shows is
+  /// what a run counts.
+  public static func trace(
+    _ world: CompiledScenario, policy: PolicyConfiguration, seed: UInt64, replication: Int,
+    user: Int
+  ) -> (steps: [TraceStep], outcomes: [MessageOutcome], tally: Tally) {
+    var simulator = UserSimulator(world: world, sink: TraceRecorder())
+    var tally = Tally(screenCount: world.scenario.screens.count)
+    simulator.run(
+      seed: seed, replication: replication, user: user, policyIndex: 0, policy: policy,
+      tally: &tally)
+    return (simulator.sink.steps, simulator.sink.outcomes, tally)
   }
 
   /// Issued = displayed + expired + pending, per replication, policy and reason.

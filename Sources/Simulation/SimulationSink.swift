@@ -19,6 +19,8 @@ public enum TraceWhat: String, Sendable {
   case displayNoOp = "display: nothing shown"
   case sheetsDismissed = "sheets dismissed"
   case quitAfterSheet = "quits after sheet"
+  /// The policy's answer to the step before.
+  case policy = "policy"
 }
 
 /// One row of a trace.
@@ -30,8 +32,11 @@ public struct TraceStep: Sendable {
   /// The message concerned (index within the user), or -1.
   public var message: Int
   public var reason: Reason?
-  /// Messages the policy holds after this step.
-  public var policyPending: Int
+  /// What the policy decided when told of this step ("display #2", "hold 1"...), or empty
+  /// when it was not told.
+  public var decision: String = ""
+  /// Why, in a few words (for holds: the gate, the scene, the trigger it waits for).
+  public var why: String = ""
 }
 
 /// What became of one message at the horizon: a row of `messages.csv`.
@@ -49,31 +54,91 @@ public struct MessageOutcome: Sendable {
   public var outcome: String
 }
 
-/// Receives what a simulated user does. The engine is generic over it, so a sink whose
-/// ``isRecording`` is `false` costs nothing.
-public protocol SimulationSink {
-  /// Whether steps and outcomes are wanted at all (checked before building them).
-  static var isRecording: Bool { get }
+/// Receives what a simulated user does. The engine is generic over it, so a sink that
+/// records nothing (``NoSink``) costs nothing: the checks are on static constants.
+public protocol SimulationSink: SendableMetatype {
+  /// Whether every step is wanted (`deferral-sim trace`).
+  static var recordsSteps: Bool { get }
+  /// Whether each message's outcome is wanted (`messages.csv`).
+  static var recordsOutcomes: Bool { get }
   mutating func step(_ step: TraceStep)
-  mutating func outcome(_ outcome: MessageOutcome)
+  /// Called at the horizon for each message of the user just simulated.
+  mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int)
 }
 
 /// The sink of a plain run: records nothing.
 public struct NoSink: SimulationSink {
   public init() {}
-  public static var isRecording: Bool { false }
+  public static var recordsSteps: Bool { false }
+  public static var recordsOutcomes: Bool { false }
   public mutating func step(_ step: TraceStep) {}
-  public mutating func outcome(_ outcome: MessageOutcome) {}
+  public mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int)
+  {}
+}
+
+/// A sink that keeps everything in memory: for one user's trace (never for a whole run).
+public struct TraceRecorder: SimulationSink {
+  public var steps: [TraceStep] = []
+  public var outcomes: [MessageOutcome] = []
+  public init() {}
+  public static var recordsSteps: Bool { true }
+  public static var recordsOutcomes: Bool { true }
+  public mutating func step(_ step: TraceStep) { steps.append(step) }
+  public mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int)
+  {
+    outcomes.append(outcome)
+  }
 }
 
 extension UserSimulator {
   @inline(__always)
   mutating func trace(_ what: TraceWhat, message: Int) {
-    guard Sink.isRecording else { return }
+    guard Sink.recordsSteps else { return }
     sink.step(
       TraceStep(
         time: now, screen: currentScreen, what: what, message: message,
-        reason: message >= 0 ? messages[message].reason : nil,
-        policyPending: coordinator.pending.count))
+        reason: message >= 0 ? messages[message].reason : nil))
+  }
+
+  /// Adds the policy's answer to the last recorded step (tracing only).
+  mutating func traceDecision(_ event: PolicyEvent) {
+    guard Sink.recordsSteps else { return }
+    // Nothing to say when nothing is held, shown or scheduled.
+    if actions.displays.isEmpty, actions.wakeAt == nil, coordinator.pendingCount == 0 { return }
+    var decision: String
+    var why = ""
+    if !actions.displays.isEmpty {
+      decision =
+        "display "
+        + actions.displays.map { "#\($0.message.id)" + ($0.forced ? " (forced)" : "") }
+        .joined(separator: ", ")
+    } else {
+      let held = coordinator.pendingCount
+      decision = held == 0 ? "nothing held" : "hold \(held)"
+      if held > 0 { why = coordinator.holdReason() }
+    }
+    if let wake = actions.wakeAt { decision += "; wake at \(TraceFormat.clock(wake))" }
+    sink.step(
+      TraceStep(
+        time: now, screen: currentScreen, what: .policy, message: -1, reason: nil,
+        decision: decision, why: why))
+    _ = event
+  }
+}
+
+/// Times in traces as day and clock (`d3 14:05:09.250`).
+public enum TraceFormat {
+  public static func clock(_ seconds: Double) -> String {
+    let day = Int(seconds / 86400)
+    var rest = seconds - Double(day) * 86400
+    let hours = Int(rest / 3600)
+    rest -= Double(hours) * 3600
+    let minutes = Int(rest / 60)
+    rest -= Double(minutes) * 60
+    let whole = Int(rest)
+    let millis = min(999, Int(((rest - Double(whole)) * 1000).rounded()))
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+    return "d\(day) \(two(hours)):\(two(minutes)):\(two(whole)).\(ms)"
   }
 }

@@ -6,6 +6,7 @@ extension UserSimulator {
   /// queued for it) and its timer.
   mutating func tell(_ event: PolicyEvent, tally: inout Tally) {
     coordinator.handle(event, at: now, into: &actions)
+    traceDecision(event)
     for request in actions.displays {
       attemptDisplay(request, tally: &tally)
     }
@@ -134,7 +135,7 @@ extension UserSimulator {
         let resolved = record.state == .expired && record.expiresAt <= record.deadline
         if !shownInTime, !resolved { tally.consentDeadlineMisses += 1 }
       }
-      if Sink.isRecording {
+      if Sink.recordsOutcomes {
         sink.outcome(
           MessageOutcome(
             message: index, reason: record.reason, issuedAt: record.issuedAt,
@@ -143,7 +144,8 @@ extension UserSimulator {
             screen: record.screen >= 0 ? Int(record.screen) : nil, forced: record.forced,
             attempts: Int(record.attempts),
             outcome: record.state == .displayed
-              ? "displayed" : record.state == .expired ? "expired" : "pending"))
+              ? "displayed" : record.state == .expired ? "expired" : "pending"),
+          policy: policyIndex, replication: replication, user: user)
       }
     }
   }

@@ -21,6 +21,11 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var actions = PolicyActions()
   var coordinator: Coordinator
 
+  // Who is being simulated (for sinks).
+  var replication = 0
+  var user = 0
+  var policyIndex = 0
+
   // User state.
   var profile = _UserProfile(isNew: false, installAt: 0, subscriber: false, lapsed: false)
   var now = 0.0
@@ -66,8 +71,12 @@ extension UserSimulator {
   /// Runs user `user` of replication `replication` under `policy`, adding what happened to
   /// `tally`.
   mutating func run(
-    seed: UInt64, replication: Int, user: Int, policy: PolicyConfiguration, tally: inout Tally
+    seed: UInt64, replication: Int, user: Int, policyIndex: Int, policy: PolicyConfiguration,
+    tally: inout Tally
   ) {
+    self.replication = replication
+    self.user = user
+    self.policyIndex = policyIndex
     journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
     appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
     scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)

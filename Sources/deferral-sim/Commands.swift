@@ -8,7 +8,7 @@ struct Command: Sendable {
 }
 
 enum Commands {
-  static let all: [Command] = [run, validate, policies]
+  static let all: [Command] = [run, trace, validate, policies]
 
   static func find(_ name: String) -> Command? {
     all.first { $0.spec.name == name }
@@ -36,6 +36,10 @@ enum Commands {
     ),
     execute: { arguments, output in try RunCommand.execute(arguments, output) }
   )
+
+  static let trace = Command(
+    spec: TraceCommand.spec,
+    execute: { arguments, output in try TraceCommand.execute(arguments, output) })
 
   static let validate = Command(
     spec: CommandSpec(

@@ -107,14 +107,38 @@ enum RunCommand {
     if showProgress {
       progress = { @Sendable report in meter.update(report) }
     }
+    let world = CompiledScenario(scenario)
     let result: RunResult
-    do throws(EngineError) {
-      result = try Engine.run(
-        CompiledScenario(scenario), policies: scenario.policies, options: options,
-        progress: progress)
-    } catch {
-      meter.finish()
-      throw ToolError.failure(error.description)
+    if parsed.flag("messages-log") {
+      let log: MessageLog
+      do {
+        log = try MessageLog(folder: outPath, scenario: scenario, policies: scenario.policies)
+      } catch {
+        throw ToolError.failure(error.message)
+      }
+      do throws(EngineError) {
+        result = try Engine.run(
+          world, policies: scenario.policies, options: options,
+          makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() },
+          progress: progress)
+      } catch {
+        meter.finish()
+        log.discard()
+        throw ToolError.failure(error.description)
+      }
+      do {
+        try log.finish(itemCount: Engine.itemCount(options))
+      } catch {
+        throw ToolError.failure(error.message)
+      }
+    } else {
+      do throws(EngineError) {
+        result = try Engine.run(
+          world, policies: scenario.policies, options: options, progress: progress)
+      } catch {
+        meter.finish()
+        throw ToolError.failure(error.description)
+      }
     }
     meter.finish()
     let finished = Date()
