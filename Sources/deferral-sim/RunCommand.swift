@@ -163,8 +163,9 @@ enum RunCommand {
     output.out("")
     output.out(TerminalTable.render(report))
     output.out("")
-    output.out(
-      "Wrote \(report.files.map(\.name).joined(separator: ", ")), manifest.json to \(outPath)/")
+    let written =
+      report.files.map(\.name) + (parsed.flag("messages-log") ? ["messages.csv"] : [])
+    output.out("Wrote \(written.joined(separator: ", ")), manifest.json to \(outPath)/")
     return ExitStatus.success
   }
 }
