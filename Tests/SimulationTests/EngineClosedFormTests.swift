@@ -54,3 +54,65 @@ struct EngineClosedFormTests {
     #expect(abs(mean - 1 / nu) < tolerance, "mean \(mean), expected \(1 / nu) ± \(tolerance)")
   }
 }
+
+@Suite("Engine: sampled journeys")
+struct JourneyStationaryTests {
+  /// Screen visits of a long run follow the stationary distribution of the scenario's chain.
+  /// A warm resume returns to the screen the user left without a new visit, so the visit
+  /// sequence is the chain with `background` removed and each row renormalised (no process
+  /// is terminated here, so no cold launch restarts it).
+  @Test func visitFrequenciesMatchTheStationaryDistribution() throws {
+    let rows: [[(ScreenTarget, Double)]] = [
+      [(.screen(2), 0.5), (.screen(3), 0.3), (.background, 0.2)],
+      [(.screen(1), 0.6), (.screen(3), 0.4)],
+      [(.screen(1), 0.7), (.screen(2), 0.2), (.background, 0.1)],
+    ]
+    let kinds: [ScreenKind] = [.home, .content, .settings]
+    var screens = [Screen(name: "splash", kind: .launch, dwell: .fixed(0.5), transitions: [])]
+    for (index, row) in rows.enumerated() {
+      screens.append(
+        Screen(
+          name: "s\(index)", kind: kinds[index], dwell: .exponential(mean: 5),
+          transitions: row.map { Fixtures.transition($0.0, $0.1) }))
+    }
+    let scenario = Fixtures.base(
+      screens: screens, entries: Entries(coldLaunch: 0, newUser: 1, returning: 1),
+      horizon: 20_000, gap: .exponential(mean: 60))
+
+    // The renormalised chain over the three screens, and its stationary distribution.
+    var chain = [[Double]](repeating: [0, 0, 0], count: 3)
+    for (i, row) in rows.enumerated() {
+      let stay = 1 - row.filter { $0.0 == .background }.map(\.1).reduce(0, +)
+      for (target, p) in row { if case .screen(let j) = target { chain[i][j - 1] = p / stay } }
+    }
+    var pi = [1.0 / 3, 1.0 / 3, 1.0 / 3]
+    for _ in 0..<2000 {
+      pi = (0..<3).map { j in (0..<3).reduce(0) { $0 + pi[$1] * chain[$1][j] } }
+    }
+
+    // Per-user frequencies are independent samples: their spread gives the tolerance.
+    let users = 400
+    var frequencies: [[Double]] = []
+    var totalVisits = 0
+    for user in 0..<users {
+      let tally = Engine.trace(
+        CompiledScenario(scenario), policy: PolicyConfiguration.storeKitAuto, seed: 5,
+        replication: 0, user: user
+      ).tally
+      let visits = Array(tally.screenVisits[1...])
+      let total = visits.reduce(0, +)
+      totalVisits += total
+      frequencies.append(visits.map { Double($0) / Double(total) })
+    }
+    let meanVisits = Double(totalVisits) / Double(users)
+    #expect(meanVisits > 1000, "long journeys: \(meanVisits) visits per user")
+    for j in 0..<3 {
+      let values = frequencies.map { $0[j] }
+      let mean = values.reduce(0, +) / Double(users)
+      let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(users - 1)
+      // 5 standard errors, plus the start-up bias of a chain begun at s0 (at most ~2 visits).
+      let tolerance = 5 * (variance / Double(users)).squareRoot() + 2 / meanVisits
+      #expect(abs(mean - pi[j]) < tolerance, "screen s\(j): \(mean) vs \(pi[j]) ± \(tolerance)")
+    }
+  }
+}
