@@ -156,3 +156,56 @@ struct EnginePropertyTests {
     #expect(ours * 10 <= auto, "deadline-aware \(ours) vs storekit-auto \(auto)")
   }
 }
+
+@Suite("Engine: Little's law")
+struct LittlesLawTests {
+  /// For every policy: the time-average of the number of messages waiting (integrated from the
+  /// event stream: +1 when issued, −1 when displayed or expired) equals the issue rate times
+  /// the mean wait (from each message's final record, censored at the horizon), L = λW.
+  /// The two sides are computed from different data (the steps as they happen, the outcomes at
+  /// the horizon), so a message counted twice or lost in either breaks the equality.
+  @Test(arguments: PolicyCatalog.presetNames)
+  func averagePendingEqualsRateTimesWait(policy: String) throws {
+    let scenario = EnginePropertyTests.world
+    let world = CompiledScenario(scenario)
+    let configuration = PolicyCatalog.preset(named: policy)!.configuration
+    var area = 0.0
+    var waits = 0.0
+    var issued = 0
+    for user in 0..<150 {
+      let traced = Engine.trace(world, policy: configuration, seed: 3, replication: 0, user: user)
+      var pending = 0
+      var last = 0.0
+      for step in traced.steps {
+        area += Double(pending) * (step.time - last)
+        last = step.time
+        switch step.what {
+        case .issued: pending += 1
+        case .displayed, .displayedForced, .expired: pending -= 1
+        default: break
+        }
+        #expect(pending >= 0)
+      }
+      area += Double(pending) * (scenario.horizon - last)
+      for outcome in traced.outcomes {
+        issued += 1
+        let end: Double
+        switch outcome.outcome {
+        case "displayed": end = outcome.displayedAt!
+        case "expired":
+          end = traced.steps.first { $0.what == .expired && $0.message == outcome.message }!.time
+        default: end = scenario.horizon
+        }
+        waits += end - outcome.issuedAt
+      }
+    }
+    let span = scenario.horizon * 150
+    let averagePending = area / span
+    let rate = Double(issued) / span
+    let meanWait = waits / Double(issued)
+    #expect(issued > 50)
+    #expect(
+      abs(averagePending - rate * meanWait) <= 1e-9 * max(1, averagePending),
+      "L \(averagePending) vs λW \(rate * meanWait)")
+  }
+}
