@@ -12,13 +12,22 @@ public struct RunOptions: Sendable {
   /// Users per work item. Fixed independently of `jobs`, so the split of work, and with it
   /// every result, is the same whatever the thread count.
   public var blockSize: Int
+  /// Run only shard `index` of `count`: the work items whose number modulo `count` is
+  /// `index` (items are (replication, block of users) pairs, see ``Engine/itemCount(_:)``).
+  /// `nil`: all of them.
+  public var shard: (index: Int, count: Int)?
 
-  public init(users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512) {
+  public init(
+    users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512,
+    shard: (index: Int, count: Int)? = nil
+  ) {
+    precondition(shard.map { $0.count >= 1 && $0.index >= 0 && $0.index < $0.count } ?? true)
     self.users = users
     self.replications = replications
     self.seed = seed
     self.jobs = max(1, jobs)
     self.blockSize = max(1, blockSize)
+    self.shard = shard
   }
 }
 
@@ -35,6 +44,11 @@ public struct RunResult: Sendable {
   public var policies: [NamedPolicy]
   /// `tallies[replication][policy]`.
   public var tallies: [[Tally]]
+
+  public init(policies: [NamedPolicy], tallies: [[Tally]]) {
+    self.policies = policies
+    self.tallies = tallies
+  }
   public var events: Int {
     tallies.reduce(0) { sum, row in row.reduce(sum) { $0 + $1.events } }
   }
@@ -93,6 +107,10 @@ public enum Engine {
     let screenCount = world.scenario.screens.count
     let blocks = (options.users + options.blockSize - 1) / options.blockSize
     let itemsTotal = blocks * options.replications
+    let itemsInShard =
+      options.shard.map { shard in (0..<itemsTotal).filter { $0 % shard.count == shard.index }.count
+      }
+      ?? itemsTotal
     let shared = Mutex(
       _SharedRunState(
         tallies: Array(
@@ -106,6 +124,11 @@ public enum Engine {
       var local = configurations.map { _ in Tally(screenCount: screenCount) }
       while true {
         let item = shared.withLock { state -> Int? in
+          if let shard = options.shard {
+            while state.nextItem < itemsTotal, state.nextItem % shard.count != shard.index {
+              state.nextItem += 1
+            }
+          }
           guard state.nextItem < itemsTotal else { return nil }
           defer { state.nextItem += 1 }
           return state.nextItem
@@ -131,7 +154,7 @@ public enum Engine {
           state.blocksDone[replication] += 1
           state.events += local.reduce(0) { $0 + $1.events }
           return RunProgress(
-            itemsDone: state.itemsDone, itemsTotal: itemsTotal, events: state.events,
+            itemsDone: state.itemsDone, itemsTotal: itemsInShard, events: state.events,
             replicationsDone: state.blocksDone.filter { $0 == blocks }.count)
         }
         progress?(report)

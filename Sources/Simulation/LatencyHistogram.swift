@@ -238,3 +238,53 @@ private final class _LatencyHistogramStorage: @unchecked Sendable {
     gsl_histogram_free(histogram)
   }
 }
+
+extension LatencyHistogram: Codable {
+  enum CodingKeys: String, CodingKey {
+    case count, below, above, sum, minimum, maximum, bins
+  }
+
+  /// Bins are written sparsely as `[index, count]` pairs, so an empty histogram costs a few
+  /// bytes; reading one back gives a histogram equal to the original (``==``).
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(count, forKey: .count)
+    try container.encode(belowRangeCount, forKey: .below)
+    try container.encode(aboveRangeCount, forKey: .above)
+    try container.encode(sum, forKey: .sum)
+    try container.encodeIfPresent(minimum, forKey: .minimum)
+    try container.encodeIfPresent(maximum, forKey: .maximum)
+    var pairs: [[UInt64]] = []
+    for (index, binCount) in binCounts.enumerated() where binCount > 0 {
+      pairs.append([UInt64(index), binCount])
+    }
+    try container.encode(pairs, forKey: .bins)
+  }
+
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    count = try container.decode(Int.self, forKey: .count)
+    belowRangeCount = try container.decode(Int.self, forKey: .below)
+    aboveRangeCount = try container.decode(Int.self, forKey: .above)
+    sum = try container.decode(Double.self, forKey: .sum)
+    minimum = try container.decodeIfPresent(Double.self, forKey: .minimum)
+    maximum = try container.decodeIfPresent(Double.self, forKey: .maximum)
+    var inRange: UInt64 = 0
+    for pair in try container.decode([[UInt64]].self, forKey: .bins) {
+      guard pair.count == 2, pair[0] < UInt64(Self.binCount) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .bins, in: container,
+          debugDescription: "a bin is [index < \(Self.binCount), count]")
+      }
+      storage.histogram.pointee.bin[Int(pair[0])] = Double(pair[1])
+      inRange += pair[1]
+    }
+    guard inRange + UInt64(belowRangeCount + aboveRangeCount) == UInt64(count),
+      (count == 0) == (minimum == nil), (count == 0) == (maximum == nil)
+    else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .count, in: container, debugDescription: "counts do not add up")
+    }
+  }
+}

@@ -7,7 +7,7 @@ import MessageDeferral
 /// milliseconds) or by ``LatencyHistogram/merge(_:)``, so merging is exact and independent of
 /// order: results do not depend on `--jobs`, on scheduling, or on how a run is sharded.
 /// Memory is fixed by the scenario's screen count, never by the number of users.
-public struct Tally: Sendable {
+public struct Tally: Sendable, Codable, Equatable {
   /// Per screen (index in the scenario): visits, and visits with at least one sheet over them.
   public var screenVisits: [Int]
   public var screenInterrupted: [Int]

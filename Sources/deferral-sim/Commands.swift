@@ -8,7 +8,7 @@ struct Command: Sendable {
 }
 
 enum Commands {
-  static let all: [Command] = [run, trace, validate, policies]
+  static let all: [Command] = [run, trace, merge, validate, policies]
 
   static func find(_ name: String) -> Command? {
     all.first { $0.spec.name == name }
@@ -29,6 +29,7 @@ enum Commands {
         .value("seed", "s", "Run seed (overrides the scenario)."),
         .value("jobs", "j", "Worker threads (default: the number of cores)."),
         .value("out", "dir", "Output folder (default: results/<scenario name>/)."),
+        .value("shard", "K/N", "Run only shard K of N and write a partial result (see merge)."),
         .flag("messages-log", "Also write messages.csv, one row per message."),
         .flag("quiet", "No progress line on standard error."),
       ],
@@ -40,6 +41,10 @@ enum Commands {
   static let trace = Command(
     spec: TraceCommand.spec,
     execute: { arguments, output in try TraceCommand.execute(arguments, output) })
+
+  static let merge = Command(
+    spec: MergeCommand.spec,
+    execute: { arguments, output in try MergeCommand.execute(arguments, output) })
 
   static let validate = Command(
     spec: CommandSpec(

@@ -83,12 +83,32 @@ enum RunCommand {
     }
   }
 
+  /// `K/N` with 0 ≤ K < N ≤ 100000.
+  static func parseShard(_ text: String?) throws -> (index: Int, count: Int)? {
+    guard let text else { return nil }
+    let parts = text.split(separator: "/")
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+      count <= 100_000, index >= 0, index < count
+    else {
+      throw UsageError(
+        message: "'--shard' must be K/N with 0 <= K < N (for example 0/4), not '\(text)'",
+        command: "run")
+    }
+    return (index, count)
+  }
+
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     var loaded = try loadScenario(parsed.positionals.first)
     try applyOverrides(parsed, to: &loaded.scenario)
     let scenario = loaded.scenario
     let jobs =
       try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+    let shard = try parseShard(parsed.value("shard"))
+    if shard != nil, parsed.flag("messages-log") {
+      throw UsageError(
+        message: "'--messages-log' cannot be combined with '--shard'; run the messages log "
+          + "unsharded", command: "run")
+    }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
     let folder: OutputFolder
     do {
@@ -102,7 +122,8 @@ enum RunCommand {
     let meter = ProgressMeter(
       enabled: showProgress, replications: scenario.replications, output: output)
     let options = RunOptions(
-      users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs)
+      users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs,
+      shard: shard)
     var progress: (@Sendable (RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable report in meter.update(report) }
@@ -141,15 +162,44 @@ enum RunCommand {
       }
     }
     meter.finish()
-    let finished = Date()
 
-    let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
+    if let shard {
+      let partial = PartialResult(
+        toolVersion: DeferralSim.version,
+        scenarioSource: String(decoding: loaded.bytes, as: UTF8.self),
+        scenario: scenario, blockSize: options.blockSize, shard: shard.index, shards: shard.count,
+        result: result)
+      let name = PartialResult.fileName(shard: shard.index, shards: shard.count)
+      do {
+        try folder.write(try partial.encoded(), to: name)
+      } catch let error as OutputError {
+        throw ToolError.failure(error.message)
+      }
+      output.out(
+        "\(scenario.name): shard \(shard.index)/\(shard.count), \(result.events) events, "
+          + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s. Wrote "
+          + "\(outPath)/\(name); combine the shards with 'deferral-sim merge'.")
+      return ExitStatus.success
+    }
+
     let manifest = Manifest(
       toolVersion: DeferralSim.version, commandLine: CommandLine.arguments,
       scenarioName: scenario.name, scenarioSHA256: SHA256.hex(loaded.bytes), seed: scenario.seed,
       users: scenario.users, replications: scenario.replications, jobs: jobs,
       policies: scenario.policies.map(\.name), baseline: scenario.baseline, started: started,
-      finished: finished, events: result.events)
+      finished: Date(), events: result.events)
+    try writeReports(
+      scenario: scenario, result: result, manifest: manifest, folder: folder,
+      extraFiles: parsed.flag("messages-log") ? ["messages.csv"] : [], output: output)
+    return ExitStatus.success
+  }
+
+  /// Writes the run folder's files and prints the summary table: shared by `run` and `merge`.
+  static func writeReports(
+    scenario: Scenario, result: RunResult, manifest: Manifest, folder: OutputFolder,
+    extraFiles: [String], output: any OutputStreams
+  ) throws {
+    let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     do {
       for file in report.files { try folder.write(file.table.text, to: file.name) }
       try folder.write(manifest.json, to: "manifest.json")
@@ -163,10 +213,8 @@ enum RunCommand {
     output.out("")
     output.out(TerminalTable.render(report))
     output.out("")
-    let written =
-      report.files.map(\.name) + (parsed.flag("messages-log") ? ["messages.csv"] : [])
-    output.out("Wrote \(written.joined(separator: ", ")), manifest.json to \(outPath)/")
-    return ExitStatus.success
+    let written = report.files.map(\.name) + extraFiles
+    output.out("Wrote \(written.joined(separator: ", ")), manifest.json to \(folder.path)/")
   }
 }
 
