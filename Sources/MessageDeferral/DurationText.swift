@@ -22,7 +22,7 @@ public enum DurationText {
             message: "'\(text)' is not a duration; write a number and a unit, e.g. \"45s\""
           ))
       }
-      return .success(value * scale)
+      return .success(seconds(value, scale: scale))
     }
     let valid = units.map(\.suffix).joined(separator: ", ")
     return .failure(
@@ -32,12 +32,26 @@ public enum DurationText {
           + "or a number of seconds"))
   }
 
-  /// The shortest exact text for `seconds` in the largest whole unit (`43200` → `"12h"`).
+  /// The shortest exact text for `seconds` in the largest whole unit (`43200` → `"12h"`):
+  /// ``seconds(_:)`` reads it back as exactly `seconds`.
+  ///
+  /// Does not hold below 0.1 ms: such values are written with an exponent (`"1e-05s"`),
+  /// which ``seconds(_:)`` does not read.
   public static func text(_ seconds: Double) -> String {
     for (suffix, scale) in units.reversed() {
-      let value = seconds / scale
-      if value >= 1, value == value.rounded(), value < 1e15 { return "\(Int(value))\(suffix)" }
+      let value = scale < 1 ? seconds * (1 / scale) : seconds / scale
+      if value >= 1, value == value.rounded(), value < 1e15,
+        Self.seconds(value, scale: scale) == seconds
+      {
+        return "\(Int(value))\(suffix)"
+      }
     }
     return "\(seconds)s"
+  }
+
+  /// `value` units of `scale` seconds. Sub-second units divide (`9ms` is 9 / 1000, exactly
+  /// the double nearest 0.009; 9 × 0.001 is not).
+  static func seconds(_ value: Double, scale: Double) -> Double {
+    scale < 1 ? value / (1 / scale) : value * scale
   }
 }
