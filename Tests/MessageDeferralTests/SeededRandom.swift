@@ -13,21 +13,34 @@ struct SplitMix64: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 
-  /// A uniform integer in `0..<bound`.
-  mutating func below(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &self) }
+  // The helpers below avoid the generic `random(in:using:)`, slow in debug builds.
+
+  /// A uniform integer in `0..<bound` (Lemire's multiply-shift; the bias, below 2⁻³², does
+  /// not matter here).
+  mutating func below(_ bound: Int) -> Int {
+    precondition(bound > 0 && bound <= Int(UInt32.max), "bound out of range")
+    return Int(((next() >> 32) &* UInt64(bound)) >> 32)
+  }
+
+  /// A uniform double in `0..<1`, from the top 53 bits.
+  mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
   /// `true` with probability `p`.
-  mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+  mutating func chance(_ p: Double) -> Bool { unit() < p }
 
   /// A uniform value in `range`.
-  mutating func uniform(_ range: Range<Double>) -> Double { Double.random(in: range, using: &self) }
+  mutating func uniform(_ range: Range<Double>) -> Double {
+    range.lowerBound + unit() * (range.upperBound - range.lowerBound)
+  }
 
   /// An index chosen with probability proportional to `weights`.
   mutating func pick(weights: [Double]) -> Int {
-    var target = uniform(0..<weights.reduce(0, +))
-    for (index, weight) in weights.enumerated() {
-      if target < weight { return index }
-      target -= weight
+    var total = 0.0
+    for weight in weights { total += weight }
+    var target = unit() * total
+    for index in weights.indices {
+      if target < weights[index] { return index }
+      target -= weights[index]
     }
     return weights.count - 1
   }
