@@ -2,8 +2,9 @@ import Foundation
 import MessageDeferral
 import Testing
 
-/// Properties of every preset over thousands of seeded random lives (``PolicyDriver``). A
-/// failure prints the seed; `PolicyDriver(preset:seed:)` with it replays the life exactly.
+/// Properties of every preset over thousands of seeded random lives (``PolicyDriver``), 500
+/// per preset by default. A failure prints the seed; `PolicyDriver(preset:seed:)` with it
+/// replays the life exactly.
 ///
 /// Checked after every event (see ``PolicyDriver``): timers are asked for in the future
 /// only; only queued messages, as issued, are displayed; no display without an active scene
@@ -18,6 +19,20 @@ import Testing
 ///   does not (the article's array and OpenIAP queue a redelivered message twice);
 ///   RevenueCat, which never removes one, is excluded (it shows them again at every call);
 /// - replaying the same events into a new coordinator gives identical answers.
+///
+/// Each life ends with a relaunch that redelivers everything not displayed, then two phases
+/// with every display succeeding. What holds after each, per preset:
+///
+/// | preset | immersive screen, timers only | then home, again and again |
+/// | --- | --- | --- |
+/// | storekit-auto | all displayed (at activation) | all displayed |
+/// | screen-gate | nothing displayed | all displayed |
+/// | screen-gate-ceiling | every consent displayed (forced at 12 h) | all displayed |
+/// | adapty-manual | nothing displayed | all displayed |
+/// | revenuecat-manual | nothing displayed | all but unknown reasons displayed |
+/// | openiap | all displayed (retry timer) | all displayed |
+/// | never | nothing displayed | nothing ever displayed, all still queued |
+/// | deadline-aware | all displayed (forced at ceiling + grace) | all displayed |
 @Suite("Policy properties over random lives")
 struct PolicyPropertyTests {
   /// Random lives per preset: 500 by default, so the suite stays fast in a debug build (an
