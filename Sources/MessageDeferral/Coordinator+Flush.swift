@@ -40,7 +40,11 @@ struct _Entry: Sendable {
 struct _Candidate: Sendable {
   var id: MessageID
   var forced: Bool
+  /// Past its ceiling and any grace: shown at once, whatever the per-break limit says.
+  var overdue: Bool
   var urgency: Double
+  /// The consent deadline (infinity for other reasons): breaks ties of `urgency`.
+  var deadline: Double
 }
 
 extension Coordinator {
@@ -60,7 +64,6 @@ extension Coordinator {
 
     let regularAllowed = isRegularTrigger(trigger)
     let limit = configuration.sheetsPerBreak.map { max(0, $0 - shownThisBreak) } ?? Int.max
-    guard limit > 0 else { return }
 
     // Work on a local copy of the scratch buffer so `self` can be read inside the loop.
     var selected = candidates
@@ -71,24 +74,41 @@ extension Coordinator {
       let reason = entry.message.reason
       if !configuration.showsUnknownReasons, !reason.isKnown { return }
       let due = dueTime(of: entry)
+      let overdue = isOverdue(due: due, at: now)
       let forced = isForced(due: due, at: now, trigger: trigger)
       var eligible = forced || entry.nextRetryAt <= now
       if !eligible, regularAllowed, passesFilter(reason), gateAllows(reason) { eligible = true }
       guard eligible else { return }
       let deadline =
         reason == .priceIncreaseConsent ? (entry.message.deadline ?? .infinity) : .infinity
-      selected.append(_Candidate(id: entry.message.id, forced: forced, urgency: min(due, deadline)))
+      selected.append(
+        _Candidate(
+          id: entry.message.id, forced: forced, overdue: overdue, urgency: min(due, deadline),
+          deadline: deadline))
     }
     candidates = selected
     guard !candidates.isEmpty else { return }
     if configuration.ordering == .urgency {
-      // Stable: equal urgency keeps queue (arrival) order.
+      // Stable: equal urgency goes to the closer consent deadline (two consent messages share
+      // their reason's ceiling), then keeps queue (arrival) order.
       let indexed = candidates.enumerated().sorted {
-        ($0.element.urgency, $0.offset) < ($1.element.urgency, $1.offset)
+        ($0.element.urgency, $0.element.deadline, $0.offset)
+          < ($1.element.urgency, $1.element.deadline, $1.offset)
       }
       candidates = ContiguousArray(indexed.map(\.element))
     }
-    if candidates.count > limit { candidates.removeLast(candidates.count - limit) }
+    if candidates.count > limit {
+      // The per-break limit holds back regular and boundary-forced sheets, never an overdue
+      // one: past ceiling and grace a message is shown at once, wherever the user is. (Held
+      // back, it waited with no timer set until the next break.)
+      var kept = 0
+      for candidate in candidates where candidate.overdue || kept < limit {
+        candidates[kept] = candidate
+        kept += 1
+      }
+      candidates.removeLast(candidates.count - kept)
+      guard kept > 0 else { return }
+    }
 
     if configuration.sequentialBatch {
       batch = ContiguousArray(candidates.map(\.id))
@@ -161,6 +181,17 @@ extension Coordinator {
       if now >= due + grace { return true }
       guard let kind = trigger.appearedKind else { return false }
       return kind != .onboarding && kind != .paywall && kind != .checkout
+    }
+  }
+
+  /// Whether a message due at `due` is forced at once, whatever the trigger: with
+  /// ``Forcing/immediate`` once due, with ``Forcing/boundaryFirst(grace:)`` once the grace
+  /// has passed too.
+  func isOverdue(due: Double, at now: Double) -> Bool {
+    guard due <= now else { return false }
+    switch configuration.forcing {
+    case .immediate: return true
+    case .boundaryFirst(let grace): return now >= due + grace
     }
   }
 

@@ -135,6 +135,8 @@ struct _Ring<Element> {
     let element = slots[head].take()
     head = physical(1)
     used -= 1
+    // Keep the head on a live element: `first` reads the head slot without skipping.
+    skipLeadingTombstones()
     return element
   }
 

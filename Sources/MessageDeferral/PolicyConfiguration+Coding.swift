@@ -27,7 +27,7 @@ extension PolicyConfiguration {
   public var configValue: ConfigValue {
     func strings(_ items: [String]) -> ConfigValue { .array(items.map { .string($0) }) }
     func duration(_ seconds: Double?) -> ConfigValue {
-      seconds.map { .string(DurationText.text($0)) } ?? .null
+      seconds.map { .string(DurationText.format($0)) } ?? .null
     }
     let member = ConfigValue.Member.init(key:value:)
     var members: [ConfigValue.Member] = []
@@ -335,10 +335,10 @@ struct _ConfigReader {
     switch value {
     case .number(let number): seconds = number
     case .string(let text):
-      switch DurationText.seconds(text) {
-      case .success(let value): seconds = value
-      case .failure(let problem):
-        issue(at: path, problem.message)
+      do {
+        seconds = try DurationText.seconds(in: text)
+      } catch {
+        issue(at: path, error.message)
         return nil
       }
     default:

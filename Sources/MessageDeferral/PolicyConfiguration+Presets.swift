@@ -81,10 +81,12 @@ extension PolicyConfiguration {
   ///   before a hard ceiling. Unlike the SDKs' single checkpoint (`home`), every calm screen
   ///   counts, which keeps latency short.
   /// - **One sheet per break.** Two system sheets in a row feel like a wall; the next break
-  ///   comes soon in any app where messages are shown at all.
+  ///   comes soon in any app where messages are shown at all. (A message past its hard
+  ///   ceiling is not held back by this limit.)
   /// - **The most urgent first.** Ordered by the earlier of the consent deadline (the renewal
   ///   date StoreKit gives any app) and the ceiling due time, so consent outranks a generic
-  ///   message and a near deadline outranks a far one.
+  ///   message and a near deadline outranks a far one (also when two consent messages share
+  ///   their reason's ceiling).
   /// - **Retry on scene activation**, so a failed or scene-less attempt is not stranded until
   ///   the next screen change.
   /// - **Ceilings timed from first delivery and persisted** across relaunches (the app

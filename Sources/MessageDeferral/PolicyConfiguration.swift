@@ -62,7 +62,8 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// Whether messages with a reason the SDK does not recognise can be shown (RevenueCat
   /// cannot).
   public var showsUnknownReasons: Bool
-  /// At most this many sheets per flush (a "break"); `nil`: all.
+  /// At most this many sheets per break (a screen appearance or scene activation starts one);
+  /// `nil`: all. A message past its ceiling and grace (forced at once) is not held back.
   public var sheetsPerBreak: Int?
 
   public init(
@@ -168,7 +169,8 @@ public enum Ordering: String, Sendable, Equatable, CaseIterable {
   case article
   /// Lanes: consent, then billing, then everything else; FIFO within a lane.
   case priority
-  /// Most urgent first: the earliest of consent deadline and ceiling due time; ties by arrival.
+  /// Most urgent first: the earliest of consent deadline and ceiling due time; ties by the
+  /// closer consent deadline, then by arrival.
   case urgency
 }
 

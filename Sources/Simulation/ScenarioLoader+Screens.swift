@@ -193,7 +193,7 @@ extension _ScenarioDecoder {
 
   /// A sum or a difference of probabilities for messages, to 9 decimals (the tolerance).
   static func rounded(_ value: Double) -> String {
-    _decimal((value * 1e9).rounded() / 1e9)
+    DurationText.plainNumber((value * 1e9).rounded() / 1e9)
   }
 
   /// At most `limit` names, then `...`: messages stay short for files with many screens.

@@ -1,4 +1,4 @@
-import Simulation
+import MessageDeferral
 import Testing
 
 @Suite("Durations")
