@@ -74,8 +74,8 @@ extension Coordinator {
       let reason = entry.message.reason
       if !configuration.showsUnknownReasons, !reason.isKnown { return }
       let due = dueTime(of: entry)
-      let overdue = isOverdue(due: due, at: now)
-      let forced = isForced(due: due, at: now, trigger: trigger)
+      let overdue = isOverdue(entry, due: due, at: now)
+      let forced = isForced(entry, due: due, at: now, trigger: trigger)
       var eligible = forced || entry.nextRetryAt <= now
       if !eligible, regularAllowed, passesFilter(reason), gateAllows(reason) { eligible = true }
       guard eligible else { return }
@@ -172,27 +172,40 @@ extension Coordinator {
     return due
   }
 
-  func isForced(due: Double, at now: Double, trigger: _Trigger) -> Bool {
+  func isForced(_ entry: _Entry, due: Double, at now: Double, trigger: _Trigger) -> Bool {
     guard due <= now else { return false }
     switch configuration.forcing {
     case .immediate:
       return true
-    case .boundaryFirst(let grace):
-      if now >= due + grace { return true }
+    case .boundaryFirst:
+      if now >= overdueTime(entry, due: due) { return true }
       guard let kind = trigger.appearedKind else { return false }
-      return kind != .onboarding && kind != .paywall && kind != .checkout
+      return Self.acceptsBoundaryForcing(kind)
     }
   }
 
-  /// Whether a message due at `due` is forced at once, whatever the trigger: with
-  /// ``Forcing/immediate`` once due, with ``Forcing/boundaryFirst(grace:)`` once the grace
-  /// has passed too.
-  func isOverdue(due: Double, at now: Double) -> Bool {
-    guard due <= now else { return false }
+  /// Screen kinds at whose appearance a message past its ceiling is forced under
+  /// ``Forcing/boundaryFirst(grace:)``: not onboarding, paywall or checkout, and not the
+  /// splash either, which a natural break follows within seconds.
+  static func acceptsBoundaryForcing(_ kind: ScreenKind) -> Bool {
+    kind != .onboarding && kind != .paywall && kind != .checkout && kind != .launch
+  }
+
+  /// When a message due at `due` is forced at once, whatever the screen: with
+  /// ``Forcing/immediate`` at `due`; with ``Forcing/boundaryFirst(grace:)`` once the grace
+  /// has passed both since `due` and since the message arrived in this process, so a message
+  /// delivered already past due (at a relaunch, or late for its deadline) still gets its grace
+  /// to meet a boundary instead of landing on whatever screen is current.
+  func overdueTime(_ entry: _Entry, due: Double) -> Double {
     switch configuration.forcing {
-    case .immediate: return true
-    case .boundaryFirst(let grace): return now >= due + grace
+    case .immediate: return due
+    case .boundaryFirst(let grace): return max(due, entry.arrivedAt) + grace
     }
+  }
+
+  /// Whether a message is forced at once, whatever the trigger (see ``overdueTime(_:due:)``).
+  func isOverdue(_ entry: _Entry, due: Double, at now: Double) -> Bool {
+    due <= now && now >= overdueTime(entry, due: due)
   }
 
   mutating func emit(_ id: MessageID, forced: Bool, into actions: inout PolicyActions) {
@@ -248,11 +261,7 @@ extension Coordinator {
       if entry.nextRetryAt > now { earliest = min(earliest, entry.nextRetryAt) }
       let due = dueTime(of: entry)
       guard due < .infinity else { return }
-      let forceAt: Double
-      switch configuration.forcing {
-      case .immediate: forceAt = due
-      case .boundaryFirst(let grace): forceAt = due + grace
-      }
+      let forceAt = overdueTime(entry, due: due)
       if forceAt > now { earliest = min(earliest, forceAt) }
     }
     return earliest < .infinity ? earliest : nil

@@ -206,7 +206,8 @@ public enum CeilingClock: String, Sendable, Equatable, CaseIterable {
 public enum Forcing: Sendable, Equatable {
   /// At once, on whatever screen (a timer fires at the due time).
   case immediate
-  /// At the next screen appearance that is not onboarding, paywall or checkout; if none comes
-  /// within `grace`, at once.
+  /// At the next appearance of a screen that is not the splash, onboarding, paywall or
+  /// checkout; if none comes within `grace` (counted from the later of the due time and the
+  /// message's arrival in this process), at once.
   case boundaryFirst(grace: Double)
 }

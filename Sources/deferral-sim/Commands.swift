@@ -8,7 +8,7 @@ struct Command: Sendable {
 }
 
 enum Commands {
-  static let all: [Command] = [run, trace, merge, validate, policies]
+  static let all: [Command] = [run, trace, sweep, merge, validate, policies]
 
   static func find(_ name: String) -> Command? {
     all.first { $0.spec.name == name }
@@ -41,6 +41,10 @@ enum Commands {
   static let trace = Command(
     spec: TraceCommand.spec,
     execute: { arguments, output in try TraceCommand.execute(arguments, output) })
+
+  static let sweep = Command(
+    spec: SweepCommand.spec,
+    execute: { arguments, output in try SweepCommand.execute(arguments, output) })
 
   static let merge = Command(
     spec: MergeCommand.spec,

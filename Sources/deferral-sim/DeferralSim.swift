@@ -113,7 +113,7 @@ struct ToolError: Error {
 }
 
 /// Where a command prints; a protocol so tests can capture what is printed.
-protocol OutputStreams {
+protocol OutputStreams: Sendable {
   func out(_ text: String)
   func err(_ text: String)
   /// Writes to standard error without a line break (for a progress line).
