@@ -12,13 +12,20 @@ public struct RunOptions: Sendable {
   /// Users per work item. Fixed independently of `jobs`, so the split of work, and with it
   /// every result, is the same whatever the thread count.
   public var blockSize: Int
+  /// Whether to count the GSL variates drawn, by kind, into ``Tally/variates`` (for
+  /// `deferral-bench`'s RNG floor). Results are otherwise identical; off by default.
+  public var countsVariates: Bool
 
-  public init(users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512) {
+  public init(
+    users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512,
+    countsVariates: Bool = false
+  ) {
     self.users = users
     self.replications = replications
     self.seed = seed
     self.jobs = max(1, jobs)
     self.blockSize = max(1, blockSize)
+    self.countsVariates = countsVariates
   }
 }
 
@@ -87,6 +94,7 @@ public enum Engine {
 
     DispatchQueue.concurrentPerform(iterations: min(options.jobs, max(1, itemsTotal))) { _ in
       var simulator = UserSimulator(world: world, sink: NoSink())
+      if options.countsVariates { simulator.startCountingVariates() }
       var local = configurations.map { _ in Tally(screenCount: screenCount) }
       while true {
         let item = shared.withLock { state -> Int? in
