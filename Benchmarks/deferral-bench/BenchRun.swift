@@ -237,6 +237,11 @@ struct BenchRun {
     let cpuRatio =
       Measure.median(result.jobs2.map(\.cpuSeconds)) / Measure.median(result.jobs2.map(\.seconds))
     headline("jobs2_cpu_utilisation", Format.significant(cpuRatio))
+    // Events per CPU-second, jobs 2 against jobs 1: how well the work splits, whatever share
+    // of the cores other processes leave us (wall-clock scaling needs both cores free).
+    let perCPU1 = Double(result.events) / Measure.median(result.jobs1.map(\.cpuSeconds))
+    let perCPU2 = Double(result.events) / Measure.median(result.jobs2.map(\.cpuSeconds))
+    headline("jobs2_parallel_efficiency", Format.significant(perCPU2 / perCPU1))
     table.add([
       "engine: events/s, jobs 2 (jobs 1)",
       "\(Format.count(perSecond[2]!)) (\(Format.count(perSecond[1]!)))", "", "",
@@ -305,7 +310,7 @@ struct BenchRun {
     world: CompiledScenario, scenarioPath: String, folder: OutputFolder
   ) throws {
     let bench = PeerBench(
-      world: world, scenarioPath: scenarioPath, users: options.quick ? 200 : 1000,
+      world: world, scenarioPath: scenarioPath, users: options.quick ? 200 : 500,
       replications: 4, repetitions: options.quick ? 3 : 5)
     log(
       "peer: SimPy vs ours, \(bench.users) users × \(bench.replications) replications × "

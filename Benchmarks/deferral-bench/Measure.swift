@@ -48,7 +48,8 @@ enum Measure {
       return nil
     }
     for line in text.split(separator: "\n") where line.hasPrefix(name) {
-      return Int(line.dropFirst(name.count).split(separator: " ").first ?? "")
+      return Int(
+        line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
     }
     return nil
   }
