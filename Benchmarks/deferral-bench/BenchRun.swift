@@ -100,7 +100,7 @@ struct BenchRun {
         .integer(row.depth), .text(row.side), .number(row.nanosecondsPerOperation),
         .number(row.minimum), .number(row.maximum), .number(1e9 / row.nanosecondsPerOperation),
         .number(cost(row.side, 10).map { row.nanosecondsPerOperation / $0 }),
-        .number(row.speedup), .integer(row.cyclesPerSample), .integer(bench.repetitions),
+        .number(row.speedup), .integer(row.cyclesPerSample), .integer(row.repetitions),
         .number(mix[0]), .number(mix[1]),
       ])
     }
@@ -142,7 +142,7 @@ struct BenchRun {
   mutating func engineSection(world: CompiledScenario, folder: OutputFolder) throws {
     let scenario = world.scenario
     let bench = EngineBench(
-      world: world, policies: scenario.policies, users: options.quick ? 2000 : 10_000,
+      world: world, policies: scenario.policies, users: options.quick ? 1500 : 10_000,
       replications: 2, seed: scenario.seed, repetitions: options.quick ? 3 : 5)
     log(
       "engine: \(bench.users) users × \(bench.replications) replications × "
@@ -310,7 +310,7 @@ struct BenchRun {
     world: CompiledScenario, scenarioPath: String, folder: OutputFolder
   ) throws {
     let bench = PeerBench(
-      world: world, scenarioPath: scenarioPath, users: options.quick ? 200 : 500,
+      world: world, scenarioPath: scenarioPath, users: options.quick ? 150 : 500,
       replications: 4, repetitions: options.quick ? 3 : 5)
     log(
       "peer: SimPy vs ours, \(bench.users) users × \(bench.replications) replications × "

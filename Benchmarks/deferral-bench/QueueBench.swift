@@ -24,6 +24,7 @@ struct QueueBench {
     var minimum: Double
     var maximum: Double
     var cyclesPerSample: Int
+    var repetitions: Int
     /// Median over repetitions of (article time ÷ ours), measured side by side.
     var speedup: Double?
   }
@@ -99,8 +100,13 @@ struct QueueBench {
       let lanes = batch.map { Self.lane($0.reason) }
       var article = ArticleQueue<Message>()
       var ours = PendingQueue<Message>(laneCount: 3)
-      // Warm-up (grows both queues' storage) and calibration: enough cycles per sample.
-      let articleOnce = Self.runArticle(&article, batch, cycles: 1)
+      // Warm-up (grows both queues' storage) and calibration: enough cycles per sample. One
+      // article cycle at depth 100k takes seconds (its cost is quadratic in the depth), so
+      // from 50k on it gets no warm-up of its own (the smaller depths warmed its code) and
+      // fewer repetitions.
+      let large = depth >= 50_000
+      let repetitions = large ? min(self.repetitions, 3) : self.repetitions
+      let articleOnce = large ? .infinity : Self.runArticle(&article, batch, cycles: 1)
       let oursOnce = Self.runLanes(&ours, batch, lanes: lanes, cycles: 1)
       let articleCycles = max(1, Int(minimumSampleSeconds / max(articleOnce, 1e-9)))
       let oursCycles = max(1, Int(minimumSampleSeconds / max(oursOnce, 1e-9)))
@@ -131,12 +137,12 @@ struct QueueBench {
           depth: depth, side: "article_array",
           nanosecondsPerOperation: Measure.median(articleCosts),
           minimum: articleCosts.min()!, maximum: articleCosts.max()!,
-          cyclesPerSample: articleCycles, speedup: nil))
+          cyclesPerSample: articleCycles, repetitions: repetitions, speedup: nil))
       rows.append(
         Row(
           depth: depth, side: "pending_queue", nanosecondsPerOperation: Measure.median(oursCosts),
           minimum: oursCosts.min()!, maximum: oursCosts.max()!, cyclesPerSample: oursCycles,
-          speedup: speedup))
+          repetitions: repetitions, speedup: speedup))
       log(
         "queue depth \(depth): article \(Format.nanoseconds(Measure.median(articleCosts)))/op, "
           + "PendingQueue \(Format.nanoseconds(Measure.median(oursCosts)))/op, "
