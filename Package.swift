@@ -23,7 +23,7 @@ let package = Package(
     .executableTarget(name: "deferral-sim", dependencies: ["Reports"]),
     .executableTarget(
       name: "deferral-bench",
-      dependencies: ["Reports"],
+      dependencies: ["Reports", "Simulation", "MessageDeferral", "CGSL"],
       path: "Benchmarks/deferral-bench"
     ),
     .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral"]),

@@ -1,1 +1,42 @@
-print("deferral-bench: benchmarks are not built yet")
+// deferral-bench: queue throughput, engine throughput and scaling, memory per user count, the
+// RNG floor and the SimPy peer, side by side in one run. See Benchmarks/README.md.
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "_memory-child" {
+  // Hidden: one user count of the memory sweep, in its own process.
+  guard arguments.count >= 4, let users = Int(arguments[1]), let jobs = Int(arguments[2]) else {
+    printError("usage: deferral-bench _memory-child USERS JOBS POLICY [SCENARIO]\n")
+    exit(2)
+  }
+  do {
+    let report = try MemoryBench.child(
+      users: users, jobs: jobs, policy: arguments[3],
+      scenarioPath: arguments.count > 4 ? arguments[4] : nil)
+    print(report.line)
+    exit(0)
+  } catch {
+    printError("deferral-bench _memory-child: \(error)\n")
+    exit(1)
+  }
+}
+
+do {
+  guard let options = try BenchOptions(arguments: arguments) else {
+    print(BenchOptions.usage)
+    exit(0)
+  }
+  var bench = BenchRun(options: options)
+  try bench.run()
+} catch let error as BenchOptions.UsageError {
+  printError("deferral-bench: \(error.message)\n\(BenchOptions.usage)\n")
+  exit(2)
+} catch {
+  printError("deferral-bench: \(error)\n")
+  exit(1)
+}

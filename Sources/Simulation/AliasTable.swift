@@ -49,7 +49,8 @@ public struct AliasTable: Sendable {
   /// - Complexity: O(1).
   @inlinable
   public func draw(_ stream: inout RandomStream) -> Int {
-    Int(gsl_ran_discrete(stream.generator, storage.table))
+    stream.countVariate(.discrete)
+    return Int(gsl_ran_discrete(stream.generator, storage.table))
   }
 }
 

@@ -16,10 +16,13 @@ public struct RunOptions: Sendable {
   /// `index` (items are (replication, block of users) pairs, see ``Engine/itemCount(_:)``).
   /// `nil`: all of them.
   public var shard: (index: Int, count: Int)?
+  /// Whether to count the GSL variates drawn, by kind, into ``Tally/variates`` (for
+  /// `deferral-bench`'s RNG floor). Results are otherwise identical; off by default.
+  public var countsVariates: Bool
 
   public init(
     users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512,
-    shard: (index: Int, count: Int)? = nil
+    shard: (index: Int, count: Int)? = nil, countsVariates: Bool = false
   ) {
     precondition(shard.map { $0.count >= 1 && $0.index >= 0 && $0.index < $0.count } ?? true)
     self.users = users
@@ -28,6 +31,7 @@ public struct RunOptions: Sendable {
     self.jobs = max(1, jobs)
     self.blockSize = max(1, blockSize)
     self.shard = shard
+    self.countsVariates = countsVariates
   }
 }
 
@@ -121,6 +125,7 @@ public enum Engine {
 
     DispatchQueue.concurrentPerform(iterations: min(options.jobs, max(1, itemsTotal))) { _ in
       var simulator = UserSimulator(world: world, sink: makeSink(-1))
+      if options.countsVariates { simulator.startCountingVariates() }
       var local = configurations.map { _ in Tally(screenCount: screenCount) }
       while true {
         let item = shared.withLock { state -> Int? in

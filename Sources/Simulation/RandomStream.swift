@@ -83,6 +83,10 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
   @usableFromInline
   internal let generator: UnsafeMutablePointer<gsl_rng>
 
+  /// Draws so far by kind, while counting (for `deferral-bench`'s RNG floor); `nil`, the
+  /// default, counts nothing.
+  public var variateCounts: VariateCounts?
+
   /// A stream for `purpose` of `user` in `replication` of a run with seed `seed`.
   ///
   /// - Precondition: `replication >= 0`, `user >= 0`.
@@ -153,20 +157,23 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
   /// A uniform draw in [0, 1): `gsl_rng_uniform`, a multiple of 2⁻³² for `taus2`.
   @inlinable
   public mutating func uniform() -> Double {
-    gsl_rng_uniform(generator)
+    countVariate(.uniform)
+    return gsl_rng_uniform(generator)
   }
 
   /// A uniform draw in (0, 1), never 0 (`gsl_rng_uniform_pos`): safe to take the logarithm of.
   @inlinable
   public mutating func uniformPositive() -> Double {
-    gsl_rng_uniform_pos(generator)
+    countVariate(.uniformPositive)
+    return gsl_rng_uniform_pos(generator)
   }
 
   /// `true` with probability `p`: `uniform() < p`, which is what `gsl_ran_bernoulli` does, so it
   /// consumes exactly one draw. `p <= 0` is never true, `p >= 1` always.
   @inlinable
   public mutating func bernoulli(_ p: Double) -> Bool {
-    gsl_rng_uniform(generator) < p
+    countVariate(.uniform)
+    return gsl_rng_uniform(generator) < p
   }
 
   /// A uniform integer in 0..<n (`gsl_rng_uniform_int`, unbiased by rejection).
@@ -175,6 +182,7 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
   @inlinable
   public mutating func uniformInt(_ n: Int) -> Int {
     precondition(n >= 1 && n <= 0xFFFF_FFFF, "uniformInt needs 1 <= n <= 2^32 - 1")
+    countVariate(.uniformInt)
     return Int(gsl_rng_uniform_int(generator, UInt(n)))
   }
 

@@ -115,13 +115,26 @@ public struct Sampler: Sendable {
   public func draw(_ stream: inout RandomStream) -> Double {
     let generator = stream.generator
     switch kind {
-    case .fixed(let value): return value
-    case .exponential(let mean): return gsl_ran_exponential(generator, mean)
-    case .lognormal(let zeta, let sigma): return gsl_ran_lognormal(generator, zeta, sigma)
-    case .gamma(let shape, let scale): return gsl_ran_gamma(generator, shape, scale)
-    case .weibull(let shape, let scale): return gsl_ran_weibull(generator, scale, shape)
-    case .uniform(let low, let high): return gsl_ran_flat(generator, low, high)
+    case .fixed(let value):
+      stream.countVariate(.fixed)
+      return value
+    case .exponential(let mean):
+      stream.countVariate(.exponential)
+      return gsl_ran_exponential(generator, mean)
+    case .lognormal(let zeta, let sigma):
+      stream.countVariate(.lognormal)
+      return gsl_ran_lognormal(generator, zeta, sigma)
+    case .gamma(let shape, let scale):
+      stream.countVariate(.gamma)
+      return gsl_ran_gamma(generator, shape, scale)
+    case .weibull(let shape, let scale):
+      stream.countVariate(.weibull)
+      return gsl_ran_weibull(generator, scale, shape)
+    case .uniform(let low, let high):
+      stream.countVariate(.flat)
+      return gsl_ran_flat(generator, low, high)
     case .empirical(let table):
+      stream.countVariate(.discrete)
       return table.values[Int(gsl_ran_discrete(generator, table.alias.storage.table))]
     }
   }

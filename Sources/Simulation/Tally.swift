@@ -47,6 +47,9 @@ public struct Tally: Sendable, Codable, Equatable {
   public var events = 0
   /// Seconds the users spent in the app, summed in whole seconds (for user-days figures).
   public var simulatedSeconds: Int64 = 0
+  /// GSL variates drawn, by kind; zero unless the run counted them
+  /// (``RunOptions/countsVariates``).
+  public var variates = VariateCounts()
 
   public init(screenCount: Int) {
     screenVisits = Array(repeating: 0, count: screenCount)
@@ -86,5 +89,6 @@ public struct Tally: Sendable, Codable, Equatable {
     maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
     events += other.events
     simulatedSeconds += other.simulatedSeconds
+    variates.merge(other.variates)
   }
 }

@@ -93,6 +93,22 @@ extension UserSimulator {
     }
     now = horizon
     finish(tally: &tally)
+    if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
+  }
+
+  /// Makes every stream count the variates it draws (see ``RunOptions/countsVariates``).
+  mutating func startCountingVariates() {
+    journey.variateCounts = VariateCounts()
+    appStore.variateCounts = VariateCounts()
+    scene.variateCounts = VariateCounts()
+    sheet.variateCounts = VariateCounts()
+  }
+
+  mutating func drainVariateCounts(into tally: inout Tally) {
+    journey.drainVariateCounts(into: &tally.variates)
+    appStore.drainVariateCounts(into: &tally.variates)
+    scene.drainVariateCounts(into: &tally.variates)
+    sheet.drainVariateCounts(into: &tally.variates)
   }
 
   mutating func resetState(policy: PolicyConfiguration) {

@@ -1,0 +1,52 @@
+/// What to measure and how long to spend: `--quick` (under a minute on 2 cores) or the full run.
+struct BenchOptions {
+  var quick = false
+  var out = "results/bench"
+  var sections: Set<String> = BenchOptions.allSections
+  var scenarioPath: String?
+
+  static let allSections: Set<String> = ["queue", "engine", "memory", "peer"]
+
+  static let usage = """
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,peer] [--scenario FILE]
+
+    Measures, side by side in one run: PendingQueue against the article's Array queue; engine
+    throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
+    time against the GSL floor; the engine against the SimPy peer (Benchmarks/peers/).
+    Writes DIR/{queue,engine,scaling,memory,floor,peer}.csv (default results/bench) and prints a
+    table and the headline figures as `name: value`. Run from the package root.
+
+      --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users)
+      --out DIR    where the CSV files go
+      --only LIST  run only these sections (headlines of skipped sections are not printed)
+      --scenario   the scenario file (default scenarios/indie-subscription.json if present)
+    """
+
+  struct UsageError: Error { var message: String }
+
+  /// Parses the arguments; `nil` for `--help`.
+  init?(arguments: [String]) throws {
+    var index = 0
+    func value(_ flag: String) throws -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      switch arguments[index] {
+      case "--help", "-h": return nil
+      case "--quick": quick = true
+      case "--out": out = try value("--out")
+      case "--scenario": scenarioPath = try value("--scenario")
+      case "--only":
+        let list = Set(try value("--only").split(separator: ",").map(String.init))
+        guard !list.isEmpty, list.isSubset(of: Self.allSections) else {
+          throw UsageError(message: "--only takes a list of: queue, engine, memory, peer")
+        }
+        sections = list
+      default: throw UsageError(message: "unknown argument '\(arguments[index])'")
+      }
+      index += 1
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import CGSL
+import Foundation
+import MessageDeferral
+import Simulation
+
+/// Engine throughput on the default scenario (every policy it lists), `--jobs 1` against
+/// `--jobs 2`, and the RNG floor: GSL drawing, with no simulation around it, the very variates
+/// the run consumed. Each repetition runs the three sides one after another, in an order that
+/// rotates, so every ratio compares measurements taken moments apart.
+struct EngineBench {
+  var world: CompiledScenario
+  var policies: [NamedPolicy]
+  var users: Int
+  var replications: Int
+  var seed: UInt64
+  var repetitions: Int
+
+  struct Run {
+    var seconds: Double
+    var cpuSeconds: Double
+    var events: Int
+  }
+
+  struct Result {
+    var jobs1: [Run]
+    var jobs2: [Run]
+    var floorSeconds: [Double]
+    var floorByKind: [(kind: VariateKind, count: Int, seconds: Double)]
+    var reseeds: Int
+    var reseedSeconds: Double
+    var variates: VariateCounts
+    /// Median over repetitions of jobs-1 time ÷ jobs-2 time.
+    var scaling: Double
+    /// Median over repetitions of jobs-1 time ÷ floor time.
+    var overFloor: Double
+    var events: Int
+  }
+
+  func options(jobs: Int, countsVariates: Bool = false) -> RunOptions {
+    RunOptions(
+      users: users, replications: replications, seed: seed, jobs: jobs,
+      countsVariates: countsVariates)
+  }
+
+  func runEngine(jobs: Int) throws -> Run {
+    var result: RunResult?
+    let cpuBefore = Measure.cpuSeconds()
+    let seconds = try Measure.seconds {
+      result = try Engine.run(world, policies: policies, options: options(jobs: jobs))
+    }
+    return Run(
+      seconds: seconds, cpuSeconds: Measure.cpuSeconds() - cpuBefore, events: result!.events)
+  }
+
+  /// Variates the run consumes, by kind: a counting run (deterministic, so identical to every
+  /// timed run, which the event count double-checks).
+  func countVariates() throws -> (VariateCounts, events: Int) {
+    let result = try Engine.run(
+      world, policies: policies, options: options(jobs: 2, countsVariates: true))
+    var counts = VariateCounts()
+    for row in result.tallies { for tally in row { counts.merge(tally.variates) } }
+    return (counts, result.events)
+  }
+
+  func run(log: (String) -> Void) throws -> Result {
+    let (variates, countedEvents) = try countVariates()
+    let floor = RNGFloor(scenario: world.scenario, counts: variates)
+    // Warm-up: threads started, pages touched, caches and branch predictors trained.
+    _ = try runEngine(jobs: 2)
+    _ = floor.time()
+    var jobs1: [Run] = []
+    var jobs2: [Run] = []
+    var floorSeconds: [Double] = []
+    var scalingRatios: [Double] = []
+    var floorRatios: [Double] = []
+    var floorByKind: [(kind: VariateKind, count: Int, seconds: Double)] = []
+    let orders = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2], [2, 1, 0]]
+    for repetition in 0..<repetitions {
+      var one: Run?
+      var two: Run?
+      var floorTime = 0.0
+      for side in orders[repetition % orders.count] {
+        switch side {
+        case 0: one = try runEngine(jobs: 1)
+        case 1: two = try runEngine(jobs: 2)
+        default:
+          let timed = floor.time()
+          floorTime = timed.total
+          if floorByKind.isEmpty || timed.total < floorSeconds.min()! { floorByKind = timed.byKind }
+        }
+      }
+      guard let one, let two else { preconditionFailure("Both engine sides ran") }
+      precondition(
+        one.events == countedEvents && two.events == countedEvents,
+        "Counting variates changed the run: \(one.events), \(two.events), \(countedEvents)")
+      jobs1.append(one)
+      jobs2.append(two)
+      floorSeconds.append(floorTime)
+      scalingRatios.append(one.seconds / two.seconds)
+      floorRatios.append(one.seconds / floorTime)
+      log(
+        "engine repetition \(repetition + 1)/\(repetitions): jobs 1 "
+          + "\(Format.significant(one.seconds)) s, jobs 2 \(Format.significant(two.seconds)) s, "
+          + "RNG floor \(Format.significant(floorTime)) s")
+    }
+    let reseeds = users * replications * policies.count * 4
+    let reseedSeconds = Measure.median((0..<3).map { _ in floor.timeReseeds(reseeds) })
+    return Result(
+      jobs1: jobs1, jobs2: jobs2, floorSeconds: floorSeconds, floorByKind: floorByKind,
+      reseeds: reseeds, reseedSeconds: reseedSeconds, variates: variates,
+      scaling: Measure.median(scalingRatios), overFloor: Measure.median(floorRatios),
+      events: countedEvents)
+  }
+}
+
+/// The physical floor of a run's randomness: the same number of variates of each kind, drawn
+/// by GSL from one `taus2` generator in tight loops, with the parameters of the scenario's
+/// first distribution of that kind (the cost of these GSL samplers does not depend on their
+/// parameters, except gamma's shape, which the default scenario does not use).
+struct RNGFloor {
+  var counts: VariateCounts
+  var parameters: [VariateKind: DistributionSpec] = [:]
+  var transitionWeights: [Double] = [0.5, 0.5]
+
+  init(scenario: Scenario, counts: VariateCounts) {
+    self.counts = counts
+    var specs: [DistributionSpec] = scenario.screens.map(\.dwell)
+    specs += [
+      scenario.sessions.gap, scenario.sessions.fetchDelay, scenario.scene.activationDelay,
+      scenario.sheetDwell,
+    ]
+    if let consent = scenario.messages.consent {
+      specs.append(consent.deadline)
+      if let expiry = consent.expiry { specs.append(expiry) }
+    }
+    for process in scenario.messages.recurring {
+      specs.append(.exponential(mean: process.meanInterval))
+      if let expiry = process.expiry { specs.append(expiry) }
+    }
+    for spec in specs {
+      let kind: VariateKind
+      switch spec {
+      case .fixed: kind = .fixed
+      case .exponential: kind = .exponential
+      case .lognormal: kind = .lognormal
+      case .gamma: kind = .gamma
+      case .weibull: kind = .weibull
+      case .uniform: kind = .flat
+      case .empirical: kind = .discrete
+      }
+      if parameters[kind] == nil { parameters[kind] = spec }
+    }
+    if let screen = scenario.screens.first(where: { !$0.transitions.isEmpty }) {
+      transitionWeights = screen.transitions.map(\.probability)
+    }
+  }
+
+  /// Draws every counted variate; returns the total and the time of each kind.
+  func time() -> (total: Double, byKind: [(kind: VariateKind, count: Int, seconds: Double)]) {
+    var stream = RandomStream(gslSeed: 12345)
+    let table = AliasTable(weights: transitionWeights)
+    var byKind: [(kind: VariateKind, count: Int, seconds: Double)] = []
+    var total = 0.0
+    for kind in VariateKind.allCases where kind != .fixed && counts[kind] > 0 {
+      let count = counts[kind]
+      let seconds = stream.withUnsafeGenerator { rng in
+        draw(kind, count: count, rng: rng, table: table)
+      }
+      byKind.append((kind, count, seconds))
+      total += seconds
+    }
+    return (total, byKind)
+  }
+
+  private func draw(
+    _ kind: VariateKind, count: Int, rng: UnsafeMutablePointer<gsl_rng>, table: AliasTable
+  ) -> Double {
+    var sum = 0.0
+    let seconds: Double
+    switch (kind, parameters[kind]) {
+    case (.exponential, .exponential(let mean)?):
+      seconds = Measure.seconds { for _ in 0..<count { sum += gsl_ran_exponential(rng, mean) } }
+    case (.lognormal, .lognormal(let median, let sigma)?):
+      let zeta = log(median)
+      seconds = Measure.seconds {
+        for _ in 0..<count { sum += gsl_ran_lognormal(rng, zeta, sigma) }
+      }
+    case (.gamma, .gamma(let shape, let scale)?):
+      seconds = Measure.seconds { for _ in 0..<count { sum += gsl_ran_gamma(rng, shape, scale) } }
+    case (.weibull, .weibull(let shape, let scale)?):
+      seconds = Measure.seconds {
+        for _ in 0..<count { sum += gsl_ran_weibull(rng, scale, shape) }
+      }
+    case (.flat, .uniform(let low, let high)?):
+      seconds = Measure.seconds { for _ in 0..<count { sum += gsl_ran_flat(rng, low, high) } }
+    case (.discrete, _):
+      var stream = RandomStream(gslSeed: 777)
+      seconds = Measure.seconds { for _ in 0..<count { sum += Double(table.draw(&stream)) } }
+    case (.uniformPositive, _):
+      seconds = Measure.seconds { for _ in 0..<count { sum += gsl_rng_uniform_pos(rng) } }
+    case (.uniformInt, _):
+      seconds = Measure.seconds {
+        for _ in 0..<count { sum += Double(gsl_rng_uniform_int(rng, 1000)) }
+      }
+    default:
+      // `uniform` (uniform() and bernoulli()), or a kind whose parameters the scenario lacks.
+      seconds = Measure.seconds { for _ in 0..<count { sum += gsl_rng_uniform(rng) } }
+    }
+    checksumSink &+= Int(sum.truncatingRemainder(dividingBy: 1e9))
+    return seconds
+  }
+
+  /// Time for `count` re-seedings (`gsl_rng_set`), which the engine does four times per user
+  /// and policy; reported beside the floor, not in it (they are not variates).
+  func timeReseeds(_ count: Int) -> Double {
+    var stream = RandomStream(gslSeed: 1)
+    let seconds = Measure.seconds {
+      for index in 0..<count { stream.reseed(gslSeed: UInt64(index)) }
+    }
+    checksumSink &+= Int(stream.uniform() * 1000)
+    return seconds
+  }
+}

@@ -1,0 +1,192 @@
+import CGSL
+import Foundation
+import MessageDeferral
+import Reports
+import Simulation
+
+/// The SimPy peer (Benchmarks/peers/): the same world from the same scenario file, run by
+/// SimPy with its own random numbers. Each repetition runs both sides on the same users count,
+/// replications, seed and policies, in alternating order; the repetitions' replications are
+/// pooled for the statistical check (each repetition uses its own seed), and the speed ratio
+/// is the median over repetitions of SimPy's time ÷ ours (both timed around the simulation
+/// only: no interpreter start, no file parsing; ours on one thread, like SimPy).
+struct PeerBench {
+  var world: CompiledScenario
+  var scenarioPath: String
+  var policies: [String] = ["storekit-auto", "screen-gate-ceiling"]
+  var users: Int
+  var replications: Int
+  var repetitions: Int
+  var runner = "Benchmarks/peers/run.sh"
+
+  /// The metrics both sides report, per replication.
+  static let metrics = [
+    "onboarding_interruption_rate", "onboarding_completion_rate", "consent_latency_mean_s",
+    "consent_latency_p50_s", "consent_deadline_miss_rate", "fallback_fired_per_1k_users",
+    "messages_issued_per_1k_users", "messages_displayed_per_1k_users",
+    "messages_pending_per_1k_users", "display_attempts_per_1k_users", "events_per_user",
+  ]
+
+  struct Comparison {
+    var policy: String
+    var metric: String
+    var ours: [Double]
+    var simpy: [Double]
+    var oursInterval: MeanInterval?
+    var simpyInterval: MeanInterval?
+    var difference: Double
+    /// Half-width of the 95% Welch interval of the difference of the two means.
+    var halfWidth: Double
+    var agrees: Bool
+  }
+
+  struct Result {
+    var comparisons: [Comparison]
+    var oursSeconds: [Double]
+    var simpySeconds: [Double]
+    var oursEvents: Int
+    var simpyEvents: Int
+    var speedup: Double
+    var simpyVersion: String
+    var userRuns: Int
+  }
+
+  /// One replication's metrics from our tally, named as the peer names them.
+  func metrics(_ tally: Tally) -> [String: Double] {
+    var values: [String: Double] = [:]
+    for name in [
+      "onboarding_interruption_rate", "onboarding_completion_rate", "consent_latency_mean_s",
+      "consent_latency_p50_s", "consent_deadline_miss_rate", "fallback_fired_per_1k_users",
+    ] {
+      if let value = Metric.named(name)?.value(tally, world.scenario) { values[name] = value }
+    }
+    let perThousand = 1000 / Double(tally.users)
+    values["messages_issued_per_1k_users"] = Double(tally.issued.reduce(0, +)) * perThousand
+    values["messages_displayed_per_1k_users"] = Double(tally.displayed.reduce(0, +)) * perThousand
+    values["messages_pending_per_1k_users"] = Double(tally.pending.reduce(0, +)) * perThousand
+    values["display_attempts_per_1k_users"] = Double(tally.displayAttempts) * perThousand
+    values["events_per_user"] = Double(tally.events) / Double(tally.users)
+    return values
+  }
+
+  func run(log: (String) -> Void) throws -> Result {
+    let setup = try ChildProcess.run(executable: "/bin/bash", arguments: [runner, "--setup-only"])
+    let simpyVersion = setup.split(separator: " ").dropFirst().first.map(String.init) ?? "?"
+    let named = BenchScenario.policies(world.scenario, policies)
+    var ours: [String: [String: [Double]]] = [:]
+    var theirs: [String: [String: [Double]]] = [:]
+    var oursSeconds: [Double] = []
+    var simpySeconds: [Double] = []
+    var ratios: [Double] = []
+    var oursEvents = 0
+    var simpyEvents = 0
+    for repetition in 0..<repetitions {
+      let seed = world.scenario.seed &+ UInt64(repetition)
+      var mine = 0.0
+      var peer = 0.0
+      for side in repetition % 2 == 0 ? [0, 1] : [1, 0] {
+        if side == 0 {
+          var result: RunResult?
+          mine = try Measure.seconds {
+            result = try Engine.run(
+              world, policies: named,
+              options: RunOptions(users: users, replications: replications, seed: seed, jobs: 1))
+          }
+          oursEvents += result!.events
+          for row in result!.tallies {
+            for (index, tally) in row.enumerated() {
+              for (metric, value) in metrics(tally) {
+                ours[named[index].name, default: [:]][metric, default: []].append(value)
+              }
+            }
+          }
+        } else {
+          let output = try ChildProcess.run(
+            executable: "/bin/bash",
+            arguments: [
+              runner, "--scenario", scenarioPath, "--users", String(users), "--replications",
+              String(replications), "--seed", String(seed), "--policies",
+              policies.joined(separator: ","),
+            ])
+          guard
+            let document = try JSONSerialization.jsonObject(with: Data(output.utf8))
+              as? [String: Any],
+            let seconds = document["seconds"] as? Double,
+            let events = document["events"] as? Int,
+            let byPolicy = document["policies"] as? [String: [[String: Any]]]
+          else { throw BenchError("the SimPy peer printed no result: \(output.prefix(500))") }
+          peer = seconds
+          simpyEvents += events
+          for (policy, rows) in byPolicy {
+            for row in rows {
+              for (metric, value) in row {
+                if let number = value as? Double {
+                  theirs[policy, default: [:]][metric, default: []].append(number)
+                } else if let number = value as? Int {
+                  theirs[policy, default: [:]][metric, default: []].append(Double(number))
+                }
+              }
+            }
+          }
+        }
+      }
+      oursSeconds.append(mine)
+      simpySeconds.append(peer)
+      ratios.append(peer / mine)
+      log(
+        "peer repetition \(repetition + 1)/\(repetitions): ours \(Format.significant(mine)) s, "
+          + "SimPy \(Format.significant(peer)) s (\(Format.ratio(peer / mine)))")
+    }
+    var comparisons: [Comparison] = []
+    for policy in policies {
+      for metric in Self.metrics {
+        let a = ours[policy]?[metric] ?? []
+        let b = theirs[policy]?[metric] ?? []
+        comparisons.append(Self.compare(policy: policy, metric: metric, ours: a, simpy: b))
+      }
+    }
+    return Result(
+      comparisons: comparisons, oursSeconds: oursSeconds, simpySeconds: simpySeconds,
+      oursEvents: oursEvents, simpyEvents: simpyEvents, speedup: Measure.median(ratios),
+      simpyVersion: simpyVersion, userRuns: users * replications * policies.count * repetitions)
+  }
+
+  /// Welch's comparison of two means: they agree when their difference lies within the 95%
+  /// interval t(0.975, ν) · √(s₁²/n₁ + s₂²/n₂), ν by Welch–Satterthwaite. Two sides with no
+  /// spread at all (a count that is always zero) agree only when equal.
+  static func compare(
+    policy: String, metric: String, ours: [Double], simpy: [Double]
+  )
+    -> Comparison
+  {
+    func meanAndVariance(_ values: [Double]) -> (Double, Double) {
+      let mean = values.reduce(0, +) / Double(values.count)
+      let squares = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+      return (mean, values.count > 1 ? squares / Double(values.count - 1) : 0)
+    }
+    guard ours.count > 1, simpy.count > 1 else {
+      return Comparison(
+        policy: policy, metric: metric, ours: ours, simpy: simpy,
+        oursInterval: MeanInterval(values: ours), simpyInterval: MeanInterval(values: simpy),
+        difference: .nan, halfWidth: .nan, agrees: false)
+    }
+    let (meanA, varianceA) = meanAndVariance(ours)
+    let (meanB, varianceB) = meanAndVariance(simpy)
+    let termA = varianceA / Double(ours.count)
+    let termB = varianceB / Double(simpy.count)
+    let standardError = (termA + termB).squareRoot()
+    let difference = meanA - meanB
+    var halfWidth = 0.0
+    if standardError > 0 {
+      let denominator =
+        termA * termA / Double(ours.count - 1) + termB * termB / Double(simpy.count - 1)
+      let freedom = (termA + termB) * (termA + termB) / denominator
+      halfWidth = gsl_cdf_tdist_Pinv(0.975, freedom) * standardError
+    }
+    return Comparison(
+      policy: policy, metric: metric, ours: ours, simpy: simpy,
+      oursInterval: MeanInterval(values: ours), simpyInterval: MeanInterval(values: simpy),
+      difference: difference, halfWidth: halfWidth,
+      agrees: abs(difference) <= halfWidth)
+  }
+}
