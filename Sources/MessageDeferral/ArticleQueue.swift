@@ -7,43 +7,55 @@
 ///
 /// - Complexity: `insert(at: 0)` is O(*n*): every element shifts. Flushing is O(*n*).
 public struct ArticleQueue<Element> {
-  public private(set) var elements: [Element] = []
+  @usableFromInline var _elements: [Element] = []
 
+  /// Everything queued, in leaving order.
+  @inlinable public var elements: [Element] { _elements }
+
+  @inlinable
   public init() {}
 
-  public var count: Int { elements.count }
-  public var isEmpty: Bool { elements.isEmpty }
+  @inlinable
+  public var count: Int { _elements.count }
+  @inlinable
+  public var isEmpty: Bool { _elements.isEmpty }
 
   /// Enqueues as the article's `enqueue(_:)` does.
+  @inlinable
   public mutating func enqueue(_ element: Element, reason: Reason) {
     switch reason {
-    case .priceIncreaseConsent, .billingIssue: elements.insert(element, at: 0)
-    default: elements.append(element)
+    case .priceIncreaseConsent, .billingIssue: _elements.insert(element, at: 0)
+    default: _elements.append(element)
     }
   }
 
   /// Appends at the back: where the article puts a message whose display failed.
-  public mutating func append(_ element: Element) { elements.append(element) }
+  @inlinable
+  public mutating func append(_ element: Element) { _elements.append(element) }
 
   /// Takes everything, in order, and leaves the queue empty (the article's
   /// `let next = pending; pending.removeAll()`).
+  @inlinable
   public mutating func takeAll() -> [Element] {
-    let all = elements
-    elements.removeAll(keepingCapacity: true)
+    let all = _elements
+    _elements.removeAll(keepingCapacity: true)
     return all
   }
 
+  @inlinable
   @discardableResult
   public mutating func remove(where predicate: (Element) throws -> Bool) rethrows -> Element? {
-    guard let index = try elements.firstIndex(where: predicate) else { return nil }
-    return elements.remove(at: index)
+    guard let index = try _elements.firstIndex(where: predicate) else { return nil }
+    return _elements.remove(at: index)
   }
 
+  @inlinable
   public mutating func updateEach(_ body: (inout Element) throws -> Void) rethrows {
-    for index in elements.indices { try body(&elements[index]) }
+    for index in _elements.indices { try body(&_elements[index]) }
   }
 
-  public mutating func removeAll() { elements.removeAll(keepingCapacity: true) }
+  @inlinable
+  public mutating func removeAll() { _elements.removeAll(keepingCapacity: true) }
 }
 
 extension ArticleQueue: Sendable where Element: Sendable {}

@@ -11,30 +11,37 @@
 /// decide whether an element may appear twice).
 public struct PendingQueue<Element> {
   @usableFromInline var lanes: ContiguousArray<_Ring<Element>>
+  @usableFromInline var _count = 0
+
   /// Number of live elements in all lanes.
-  public private(set) var count: Int = 0
+  @inlinable public var count: Int { _count }
 
   /// Creates an empty queue with `laneCount` lanes (at least one).
+  @inlinable
   public init(laneCount: Int) {
     precondition(laneCount >= 1, "A PendingQueue needs at least one lane")
     lanes = ContiguousArray(repeating: _Ring(), count: laneCount)
   }
 
+  @inlinable
   public var laneCount: Int { lanes.count }
+  @inlinable
   public var isEmpty: Bool { count == 0 }
 
   /// Adds `element` at the back of `lane`.
   ///
   /// - Complexity: O(1) amortized.
+  @inlinable
   public mutating func enqueue(_ element: Element, lane: Int) {
     precondition(lane >= 0 && lane < lanes.count, "Lane \(lane) out of range")
     lanes[lane].append(element)
-    count += 1
+    _count += 1
   }
 
   /// The element that would leave first, if any.
   ///
   /// - Complexity: O(1) amortized (tombstones at a lane's head are skipped once).
+  @inlinable
   public var first: Element? {
     for lane in lanes.indices {
       if let element = lanes[lane].first { return element }
@@ -45,10 +52,11 @@ public struct PendingQueue<Element> {
   /// Removes and returns the element that leaves first, or `nil` when empty.
   ///
   /// - Complexity: O(1) amortized.
+  @inlinable
   public mutating func popFirst() -> Element? {
     for lane in lanes.indices {
       if let element = lanes[lane].popFirst() {
-        count -= 1
+        _count -= 1
         return element
       }
     }
@@ -59,11 +67,12 @@ public struct PendingQueue<Element> {
   /// other element where it was. Returns it, or `nil` if none matches.
   ///
   /// - Complexity: O(*n*) to find it; the removal itself is O(1) amortized.
+  @inlinable
   @discardableResult
   public mutating func remove(where predicate: (Element) throws -> Bool) rethrows -> Element? {
     for lane in lanes.indices {
       if let element = try lanes[lane].remove(where: predicate) {
-        count -= 1
+        _count -= 1
         return element
       }
     }
@@ -71,16 +80,19 @@ public struct PendingQueue<Element> {
   }
 
   /// Updates, in place, every live element (in leaving order).
+  @inlinable
   public mutating func updateEach(_ body: (inout Element) throws -> Void) rethrows {
     for lane in lanes.indices { try lanes[lane].updateEach(body) }
   }
 
   /// Calls `body` on every live element in leaving order.
+  @inlinable
   public func forEach(_ body: (Element) throws -> Void) rethrows {
     for lane in lanes { try lane.forEach(body) }
   }
 
   /// Every live element in leaving order.
+  @inlinable
   public var elements: [Element] {
     var result: [Element] = []
     result.reserveCapacity(count)
@@ -89,9 +101,10 @@ public struct PendingQueue<Element> {
   }
 
   /// Removes every element, keeping the storage.
+  @inlinable
   public mutating func removeAll() {
     for lane in lanes.indices { lanes[lane].removeAll() }
-    count = 0
+    _count = 0
   }
 }
 
