@@ -41,6 +41,22 @@ public struct AliasTable: Sendable {
     storage = _AliasTableStorage(weights: weights)
   }
 
+  /// The GSL table, for a caller that keeps this `AliasTable` alive and wants to draw without
+  /// touching its reference count (the engine's per-event path: see ``draw(_:from:)``).
+  @inlinable
+  public var unsafeTable: UnsafePointer<gsl_ran_discrete_t> { UnsafePointer(storage.table) }
+
+  /// Draws an index from a table obtained with ``unsafeTable`` while its `AliasTable` lives.
+  ///
+  /// - Complexity: O(1); no reference counting, no allocation.
+  @inlinable
+  public static func draw(
+    _ stream: inout RandomStream, from table: UnsafePointer<gsl_ran_discrete_t>
+  ) -> Int {
+    stream.countVariate(.discrete)
+    return Int(gsl_ran_discrete(stream.generator, table))
+  }
+
   /// The number of indices (the number of weights, zeros included).
   public var count: Int { probabilities.count }
 

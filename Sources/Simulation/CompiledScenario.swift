@@ -1,3 +1,4 @@
+import CGSL
 import MessageDeferral
 
 /// A scenario prepared for drawing: samplers and alias tables built once per run and shared,
@@ -5,9 +6,18 @@ import MessageDeferral
 public struct CompiledScenario: Sendable {
   public let scenario: Scenario
   let dwell: [Sampler]
-  /// Per screen: the alias table over its transitions (`nil` for a screen with none).
+  /// Per screen: the alias table over its transitions (`nil` for a screen with none). Kept
+  /// alive here; the per-event path reads ``transitionPointers`` instead.
   let transitionTables: [AliasTable?]
-  let transitionTargets: [[ScreenTarget]]
+  /// Per screen: the GSL table of ``transitionTables`` (nil for none), as a raw pointer so a
+  /// screen change touches no reference count (shared by every worker, so a reference count
+  /// here would bounce between cores). `nonisolated(unsafe)`: the tables are written once,
+  /// by GSL's preprocessing, and only read afterwards (`gsl_ran_discrete` takes them `const`).
+  nonisolated(unsafe) let transitionPointers: ContiguousArray<UnsafePointer<gsl_ran_discrete_t>?>
+  /// Per screen: the first index of its transitions in ``transitionTargetIndex``.
+  let transitionOffset: ContiguousArray<Int32>
+  /// Every screen's transition targets, flattened: a screen index, or -1 for background.
+  let transitionTargetIndex: ContiguousArray<Int32>
   let gap: Sampler
   let fetchDelay: Sampler
   let activationDelay: Sampler
@@ -26,7 +36,20 @@ public struct CompiledScenario: Sendable {
     transitionTables = scenario.screens.map { screen in
       screen.transitions.isEmpty ? nil : AliasTable(weights: screen.transitions.map(\.probability))
     }
-    transitionTargets = scenario.screens.map { $0.transitions.map(\.target) }
+    transitionPointers = ContiguousArray(transitionTables.map { $0?.unsafeTable })
+    var offsets = ContiguousArray<Int32>()
+    var targets = ContiguousArray<Int32>()
+    for screen in scenario.screens {
+      offsets.append(Int32(targets.count))
+      for transition in screen.transitions {
+        switch transition.target {
+        case .background: targets.append(-1)
+        case .screen(let index): targets.append(Int32(index))
+        }
+      }
+    }
+    transitionOffset = offsets
+    transitionTargetIndex = targets
     gap = Sampler(scenario.sessions.gap)
     fetchDelay = Sampler(scenario.sessions.fetchDelay)
     activationDelay = Sampler(scenario.scene.activationDelay)

@@ -151,15 +151,18 @@ extension UserSimulator {
 
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
   mutating func leaveScreen(tally: inout Tally) {
-    guard let table = world.transitionTables[currentScreen] else {
+    guard let table = world.transitionPointers[currentScreen] else {
       // The launch screen has no transitions: the entries decide what follows it.
       let entries = world.scenario.entries
       show(completedOnboarding ? entries.returning : entries.newUser, tally: &tally)
       return
     }
-    switch world.transitionTargets[currentScreen][table.draw(&journey)] {
-    case .background: goToBackground(tally: &tally)
-    case .screen(let next): show(next, tally: &tally)
+    let choice = AliasTable.draw(&journey, from: table)
+    let target = world.transitionTargetIndex[Int(world.transitionOffset[currentScreen]) + choice]
+    if target < 0 {
+      goToBackground(tally: &tally)
+    } else {
+      show(Int(target), tally: &tally)
     }
   }
 
