@@ -55,7 +55,9 @@ extension HTMLReport {
     summary{cursor:pointer;color:var(--muted);font-size:14px}
     details table{margin-top:8px;font-size:13.5px}
     .pair{display:grid;grid-template-columns:1fr 1fr;gap:18px}
-    @media (max-width:760px){.pair{grid-template-columns:1fr}main{padding:18px 12px}}
+    .value{white-space:nowrap}
+    @media (max-width:760px){.pair{grid-template-columns:1fr}main{padding:18px 12px}\
+    .panel{padding:14px 12px}}
     footer{margin-top:28px;color:var(--muted);font-size:13px}
     svg.chart{display:block;width:100%;height:auto;overflow:visible;color:var(--fg);\
     font-family:inherit;font-size:12px}

@@ -69,7 +69,9 @@ extension HTMLReport {
     let miss = "consent_deadline_miss_rate"
     func name(_ policy: Int) -> String { "<strong>\(Chart.escape(data.names[policy]))</strong>" }
     func value(_ policy: Int, _ metric: String) -> String? {
-      data.interval(policy, metric).map { inlineValue($0, unit: _ReportData.unit(metric)) }
+      data.interval(policy, metric).map {
+        "<span class=\"value\">\(inlineValue($0, unit: _ReportData.unit(metric)))</span>"
+      }
     }
     var sentences: [String] = []
     let front = data.paretoFront(x: onboarding, y: p99)

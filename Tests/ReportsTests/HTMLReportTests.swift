@@ -84,6 +84,7 @@ struct HTMLReportTests {
     #expect(html.contains("none displayed"), "the never policy's legend entry")
     #expect(html.contains("Not plotted"), "the never policy has no consent p99")
     #expect(html.contains("earliest consent deadline 7 d"))
+    #expect(!Self.containsNonFinite(html))
     for name in HTMLReportFixture.policyNames {
       #expect(html.contains(name))
     }
@@ -124,8 +125,43 @@ struct HTMLReportTests {
     try Self.expectWellFormedCharts(try HTMLReportFixture.render())
   }
 
+  /// A run with no data at all (no users, so every metric is empty or zero) still renders:
+  /// dashes instead of numbers, no NaN or infinity, the charts that have nothing to show left
+  /// out, and well-formed charts for the rest.
+  @Test func rendersARunWithoutData() throws {
+    var scenario = HTMLReportFixture.scenario
+    scenario.messages.consent = nil
+    let empty = Tally(screenCount: scenario.screens.count)
+    let result = RunResult(
+      policies: scenario.policies,
+      tallies: Array(repeating: Array(repeating: empty, count: scenario.policies.count), count: 2))
+    let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
+    let html = HTMLReport.render(report, manifest: HTMLReportFixture.manifest(for: report))
+    #expect(html.contains("—"))
+    #expect(html.contains("none displayed"))
+    #expect(!html.contains("id=\"tradeoff\""), "no point to plot")
+    #expect(Self.containsNonFinite("a NaN b") && !Self.containsNonFinite("information"))
+    #expect(!Self.containsNonFinite(html))
+    var rest = html[...]
+    while let start = rest.range(of: "<svg "),
+      let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex)
+    {
+      #if canImport(FoundationXML) || canImport(Darwin)
+        #expect(XMLParser(data: Data(rest[start.lowerBound..<end.upperBound].utf8)).parse())
+      #endif
+      rest = rest[end.upperBound...]
+    }
+  }
+
   @Test func isDeterministic() throws {
     #expect(try HTMLReportFixture.render() == HTMLReportFixture.render())
+  }
+
+  /// Whether `text` holds a printed NaN or infinity (`nan`, `inf`, `-inf` as words).
+  static func containsNonFinite(_ text: String) -> Bool {
+    let pattern = try! NSRegularExpression(
+      pattern: "\\b(nan|inf|infinity)\\b", options: .caseInsensitive)
+    return pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
   }
 
   static func expectWellFormedCharts(_ html: String) throws {
