@@ -32,9 +32,12 @@ extension HTMLReport {
     _ points: [TradeOffPoint], id: String = "tradeoff-chart", labelLimit: Int = 12
   ) -> String {
     let width = 960.0
-    let frame = ChartFrame(width: width, height: 480, top: 60, right: 210, bottom: 56, left: 70)
-    var canvas = ChartCanvas(width: width, height: frame.height)
     let front = Set(paretoFront(points.map { ($0.onboarding.mean, $0.consentP99.mean) }))
+    // Room at the top for the front's legend only when there is a staircase to explain.
+    let top = front.count >= 2 ? 60.0 : 40.0
+    let frame = ChartFrame(
+      width: width, height: 420 + top, top: top, right: 210, bottom: 56, left: 70)
+    var canvas = ChartCanvas(width: width, height: frame.height)
     let largestRate = points.map { Swift.min(1, $0.onboarding.high) }.max() ?? 0
     let right = largestRate > 0 ? Chart.niceDomain(min: 0, max: largestRate * 100, count: 6).1 : 1
     // A little room left of 0 so points at 0% sit off the axis line.
@@ -136,8 +139,8 @@ extension HTMLReport {
       }
     }
     // Placement: the first of four spots around the point (above right, below right, above
-    // left, below left) whose box stays on the canvas and clear of other points and of labels
-    // already placed; else above right, moved down past the labels it would overlap.
+    // left, below left) whose box stays inside the plot (or the margin on its right) and clear
+    // of other points and of labels already placed; else above right, moved down past the labels it would overlap.
     struct _Box {
       var left, top, right, bottom: Double
       func overlaps(_ other: _Box) -> Bool {
@@ -169,7 +172,8 @@ extension HTMLReport {
         candidate.anchor = spot.anchor
         let area = box(candidate)
         let onCanvas =
-          area.left >= 2 && area.right <= frame.width - 2 && area.top >= frame.plotTop - 4
+          area.left >= frame.plotLeft + 2 && area.right <= frame.width - 2
+          && area.top >= frame.plotTop - 4
           && area.bottom <= frame.plotBottom
         let clear =
           !placed.contains { $0.overlaps(area) }
