@@ -1,0 +1,198 @@
+import CGSL
+import Foundation
+import Simulation
+
+extension HTMLReport {
+  /// The points of the empirical CDF of `histogram` on [`from`, `to`]: (seconds, fraction of
+  /// the histogram's values at or below). Exact at bin edges (values below 1 ms count as below
+  /// every edge); points are emitted only where the CDF changes, plus both ends, so a
+  /// polyline through them is the CDF interpolated within bins (a bin spans under 2%).
+  /// Empty for an empty histogram.
+  ///
+  /// - Precondition: `0 < from < to`.
+  /// - Complexity: O(``LatencyHistogram/binCount``).
+  public static func cumulativeCurve(
+    _ histogram: LatencyHistogram, from: Double, to: Double
+  ) -> [(seconds: Double, fraction: Double)] {
+    precondition(from > 0 && from < to, "A curve needs 0 < from < to")
+    guard histogram.count > 0 else { return [] }
+    let total = Double(histogram.count)
+    let edges = LatencyHistogram.binEdges
+    let counts = histogram.binCounts
+    var cumulative = UInt64(histogram.belowRangeCount)
+    // The CDF at the last edge at or below `from`.
+    var index = 0
+    while index < counts.count, edges[index + 1] <= from {
+      cumulative += counts[index]
+      index += 1
+    }
+    var points = [(seconds: from, fraction: Double(cumulative) / total)]
+    while index < counts.count, edges[index] < to {
+      if counts[index] > 0 {
+        let start = Swift.max(from, edges[index])
+        if points.last!.seconds < start {
+          points.append((start, Double(cumulative) / total))
+        }
+        cumulative += counts[index]
+        points.append((Swift.min(to, edges[index + 1]), Double(cumulative) / total))
+      }
+      index += 1
+    }
+    if points.last!.seconds < to { points.append((to, Double(cumulative) / total)) }
+    return points
+  }
+
+  /// Where the consent deadline is marked on the latency axis: the earliest deadline for a
+  /// bounded distribution (fixed, uniform, empirical), with the range of deadlines as a band;
+  /// the median for an unbounded one.
+  static func deadlineMark(
+    _ spec: DistributionSpec
+  ) -> (
+    seconds: Double, label: String, band: (Double, Double)?
+  ) {
+    switch spec {
+    case .fixed(let value):
+      return (value, "consent deadline \(Chart.durationTickLabel(value))", nil)
+    case .uniform(let low, let high):
+      return (low, "earliest consent deadline \(Chart.durationTickLabel(low))", (low, high))
+    case .empirical(let values, let weights):
+      let possible = zip(values, weights).filter { $0.1 > 0 }.map(\.0)
+      let low = possible.min() ?? 0
+      let high = possible.max() ?? 0
+      return (
+        low, "earliest consent deadline \(Chart.durationTickLabel(low))",
+        low < high ? (low, high) : nil
+      )
+    case .exponential(let mean):
+      return median(mean * log(2))
+    case .lognormal(let median, _):
+      return Self.median(median)
+    case .gamma(let shape, let scale):
+      return median(gsl_cdf_gamma_Pinv(0.5, shape, scale))
+    case .weibull(let shape, let scale):
+      return median(scale * pow(log(2), 1 / shape))
+    }
+  }
+
+  private static func median(_ value: Double) -> (Double, String, (Double, Double)?) {
+    (value, "median consent deadline \(Chart.durationTickLabel(value))", nil)
+  }
+
+  /// In words, how the deadlines are spread (for the caption).
+  static func deadlineWords(_ spec: DistributionSpec) -> String {
+    switch spec {
+    case .fixed(let value): "always \(Chart.durationTickLabel(value)) after issuance"
+    case .uniform(let low, let high):
+      "drawn uniformly between \(Chart.durationTickLabel(low)) and \(Chart.durationTickLabel(high)) after issuance"
+    case .empirical: "drawn from the scenario's list of deadlines"
+    default: "drawn from the scenario's deadline distribution (the line marks its median)"
+    }
+  }
+
+  static func consentSection(_ data: _ReportData) -> String {
+    let scenario = data.report.scenario
+    let to = scenario.horizon
+    let from = Swift.min(60, to / 100)
+    let width = 960.0
+    var entries: [LegendEntry] = []
+    var curves: [(policy: Int, points: [(seconds: Double, fraction: Double)])] = []
+    var rows = ""
+    for (policy, name) in data.names.enumerated() {
+      let tally = data.pooled[policy]
+      let issued = tally.issued[0]
+      let displayed = tally.displayed[0]
+      let share =
+        issued > 0 ? Chart.fixed(Double(displayed) / Double(issued) * 100, 1) + "% displayed" : ""
+      let label = shortName(name) + (displayed == 0 ? ": none displayed" : ", " + share)
+      entries.append(LegendEntry(label: label, series: policy, symbol: .line))
+      if displayed > 0 {
+        curves.append((policy, cumulativeCurve(tally.latency[0], from: from, to: to)))
+      }
+      let quantiles = [0.5, 0.9, 0.99].map { p in
+        tally.latency[0].quantile(p).map(Chart.duration) ?? "—"
+      }
+      rows += "<tr><th scope=\"row\">\(Chart.escape(name))</th><td>\(grouped(issued))</td>"
+      rows += "<td>\(grouped(displayed))</td><td>\(issued > 0 ? share : "—")</td>"
+      rows += quantiles.map { "<td>\($0)</td>" }.joined() + "</tr>\n"
+    }
+    var scratch = ChartCanvas(width: width, height: 100)
+    let legendHeight = scratch.legend(entries, x: 0, y: 0, maxWidth: width - 90)
+    let frame = ChartFrame(
+      width: width, height: 390 + legendHeight, top: legendHeight + 44, right: 24, bottom: 52,
+      left: 64)
+    var canvas = ChartCanvas(width: width, height: frame.height)
+    canvas.legend(entries, x: frame.plotLeft, y: 8, maxWidth: width - frame.plotLeft - 24)
+    let x = LogScale(domain: (from, to), range: (frame.plotLeft, frame.plotRight))
+    let y = LinearScale(domain: (0, 1), range: (frame.plotBottom, frame.plotTop))
+    canvas.leftAxis(
+      frame: frame,
+      ticks: Chart.niceTicks(min: 0, max: 100, count: 5).map {
+        AxisTick(position: y($0 / 100), label: Chart.fixed($0, 0) + "%")
+      }, title: "Share of displayed consent messages shown within the time")
+    canvas.bottomAxis(
+      frame: frame,
+      ticks: Chart.durationTicks(min: from, max: to, count: 9).map {
+        AxisTick(position: x($0), label: Chart.durationTickLabel($0))
+      }, title: "Time from first issuance to display (log scale)")
+    var deadlineNote = ""
+    if let consent = scenario.messages.consent {
+      let mark = deadlineMark(consent.deadline)
+      if let band = mark.band, band.0 < to, band.1 > from {
+        let left = x(Swift.max(from, band.0))
+        let right = x(Swift.min(to, band.1))
+        canvas.rect(
+          x: left, y: frame.plotTop, width: right - left, height: frame.plotHeight,
+          classes: "deadline-band", title: "consent deadlines fall in this range")
+      }
+      if mark.seconds >= from, mark.seconds <= to {
+        let position = x(mark.seconds)
+        canvas.line(
+          x1: position, y1: frame.plotTop, x2: position, y2: frame.plotBottom,
+          classes: "deadline", title: mark.label)
+        let fits = position + ChartCanvas.textWidth(mark.label) + 6 <= frame.plotRight
+        // Low in the plot: by the deadline most curves are high, so the bottom is free.
+        canvas.text(
+          mark.label, x: fits ? position + 6 : position - 6, y: frame.plotBottom - 10,
+          anchor: fits ? "start" : "end", classes: "deadline-label")
+        deadlineNote =
+          " The dashed line marks the \(Chart.escape(mark.label)); deadlines are "
+          + "\(deadlineWords(consent.deadline))\(mark.band == nil ? "" : " (shaded)")."
+      } else {
+        deadlineNote =
+          " The \(Chart.escape(mark.label)) lies outside the axis; deadlines are "
+          + "\(deadlineWords(consent.deadline))."
+      }
+    }
+    for curve in curves {
+      let tally = data.pooled[curve.policy]
+      let tooltip =
+        "\(data.names[curve.policy]): median "
+        + (tally.latency[0].quantile(0.5).map(Chart.duration) ?? "—") + ", p99 "
+        + (tally.latency[0].quantile(0.99).map(Chart.duration) ?? "—")
+      canvas.beginGroup(classes: "curve", title: tooltip)
+      canvas.polyline(
+        curve.points.map { (x($0.seconds), y($0.fraction)) },
+        classes: "series-line \(ChartPalette.seriesClass(curve.policy))")
+      canvas.endGroup()
+    }
+    let svg = canvas.svg(
+      title: "Consent latency: empirical CDF per policy",
+      description: "For each policy, the share of displayed price-increase consent messages "
+        + "shown within a given time of their first issuance, on a log time axis from "
+        + "\(Chart.durationTickLabel(from)) to the \(Chart.duration(to)) horizon.",
+      id: "consent-chart")
+    let caption =
+      "Empirical CDF of price-increase consent latency, all \(data.replications) replications "
+      + "pooled: higher and further left is faster. The curves are over <em>displayed</em> "
+      + "messages only; messages never displayed by the horizon (expired or still pending) are "
+      + "not in them, so the legend gives each policy's share displayed.\(deadlineNote)"
+    let table =
+      "<div class=\"table-wrap\"><table class=\"numbers\"><thead><tr><th scope=\"col\">Policy</th>"
+      + "<th scope=\"col\">Issued</th><th scope=\"col\">Displayed</th><th scope=\"col\">Share"
+      + "</th><th scope=\"col\">Median</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th>"
+      + "</tr></thead><tbody>\n\(rows)</tbody></table></div>"
+    return figure(
+      id: "consent", heading: "How fast consent messages are shown", svg: svg, caption: caption,
+      details: table)
+  }
+}

@@ -1,0 +1,127 @@
+import Simulation
+
+/// What the report's sections read, computed once: intervals by metric name, paired
+/// differences against the baseline, and per-policy tallies pooled over replications.
+struct _ReportData {
+  let report: RunReport
+  let names: [String]
+  let baseline: Int?
+  let replications: Int
+  /// Per policy, all replications merged (histograms included).
+  let pooled: [Tally]
+
+  init(_ report: RunReport) {
+    self.report = report
+    names = report.result.policies.map(\.name)
+    baseline = names.firstIndex(of: report.baseline)
+    replications = report.result.tallies.count
+    pooled = names.indices.map { report.pooled($0) }
+  }
+
+  static func metricIndex(_ name: String) -> Int {
+    guard let index = Metric.all.firstIndex(where: { $0.name == name }) else {
+      preconditionFailure("No metric named \(name)")
+    }
+    return index
+  }
+
+  /// The mean and 95% interval of metric `name` for `policy`, `nil` without data.
+  func interval(_ policy: Int, _ name: String) -> MeanInterval? {
+    report.interval(policy: policy, metric: Self.metricIndex(name))
+  }
+
+  /// The paired difference `policy` − baseline of metric `name` over the replications where
+  /// both have a value, `nil` without a baseline or data.
+  func paired(_ policy: Int, _ name: String) -> MeanInterval? {
+    guard let baseline else { return nil }
+    let metric = Self.metricIndex(name)
+    var differences: [Double] = []
+    for replication in 0..<replications {
+      if let value = report.values[policy][metric][replication],
+        let reference = report.values[baseline][metric][replication]
+      {
+        differences.append(value - reference)
+      }
+    }
+    return MeanInterval(values: differences)
+  }
+
+  /// The unit of metric `name` (`ratio`, `seconds`, `count`...).
+  static func unit(_ name: String) -> String {
+    Metric.all[metricIndex(name)].unit
+  }
+
+  /// The policies no other beats on both metrics (means; lower is better for both), in
+  /// report order; policies without data on either are left out.
+  func paretoFront(x: String, y: String) -> [Int] {
+    let points = names.indices.compactMap { policy -> (Int, Double, Double)? in
+      guard let a = interval(policy, x)?.mean, let b = interval(policy, y)?.mean else {
+        return nil
+      }
+      return (policy, a, b)
+    }
+    return HTMLReport.paretoFront(points.map { ($0.1, $0.2) }).map { points[$0].0 }
+  }
+}
+
+extension HTMLReport {
+  /// The indices of the points no other point dominates (another is at most as large on both
+  /// coordinates and smaller on one; lower is better), in input order.
+  ///
+  /// - Complexity: O(n²), for the few points of a run or a sweep grid.
+  public static func paretoFront(_ points: [(x: Double, y: Double)]) -> [Int] {
+    points.indices.filter { index in
+      let point = points[index]
+      return !points.contains { other in
+        other.x <= point.x && other.y <= point.y && (other.x < point.x || other.y < point.y)
+      }
+    }
+  }
+
+  /// A mean and interval as text in the metric's unit: ratios as percentages, seconds in one
+  /// readable unit chosen by the mean, counts plain. Bounds are clipped to what the metric can
+  /// take (nothing is negative; a ratio is at most 100%), as a t-interval over few
+  /// replications can cross them.
+  static func valueText(_ interval: MeanInterval, unit: String) -> (mean: String, range: String) {
+    let low = Swift.max(0, interval.low)
+    switch unit {
+    case "ratio":
+      let digits = interval.mean == 0 || interval.mean >= 0.01 ? 1 : 2
+      let high = Swift.min(1, interval.high)
+      return (
+        Chart.fixed(interval.mean * 100, digits) + "%",
+        "[\(Chart.fixed(low * 100, digits)), \(Chart.fixed(high * 100, digits))]"
+      )
+    case "seconds":
+      let unit = Chart.durationUnit(for: interval.mean)
+      func amount(_ value: Double) -> String { tableNumber(value / unit.size) }
+      return (
+        amount(interval.mean) + " " + unit.name,
+        "[\(amount(low)), \(amount(interval.high))]"
+      )
+    default:
+      return (
+        tableNumber(interval.mean),
+        "[\(tableNumber(low)), \(tableNumber(interval.high))]"
+      )
+    }
+  }
+
+  /// One decimal below 100 (as the terminal table), none from 100 up, so close values in a
+  /// column stay apart.
+  static func tableNumber(_ value: Double) -> String {
+    Chart.fixed(value, abs(value) >= 100 ? 0 : 1)
+  }
+
+  /// `valueText` joined: `6.2% [5.8, 6.6]`.
+  static func inlineValue(_ interval: MeanInterval, unit: String) -> String {
+    let text = valueText(interval, unit: unit)
+    return text.mean + " " + text.range
+  }
+
+  /// A policy name cut to `limit` characters with an ellipsis (for chart labels; tables and
+  /// tooltips keep the full name).
+  static func shortName(_ name: String, limit: Int = 24) -> String {
+    name.count <= limit ? name : String(name.prefix(limit - 1)) + "…"
+  }
+}

@@ -1,0 +1,147 @@
+extension HTMLReport {
+  /// Column headings for the headline metrics, in plain words.
+  static let headings: [String: String] = [
+    "onboarding_interruption_rate": "Onboarding runs interrupted",
+    "consent_latency_p50_s": "Consent latency, median",
+    "consent_latency_p99_s": "Consent latency, p99",
+    "consent_deadline_miss_rate": "Consent deadlines missed",
+    "fallback_fired_per_1k_users": "Fallbacks per 1,000 users",
+    "messages_pending_at_end": "Messages pending at the end",
+  ]
+
+  /// The headline table: ``Metric/headline`` per policy, the best mean in each column marked
+  /// (as in the terminal table), the baseline row labelled.
+  static func headlineSection(_ data: _ReportData) -> String {
+    let metrics = Metric.headline
+    var best: [String: Double] = [:]
+    for name in metrics {
+      let means = data.names.indices.compactMap { data.interval($0, name)?.mean }
+      let lowerIsBetter = Metric.all[_ReportData.metricIndex(name)].lowerIsBetter
+      if let extreme = lowerIsBetter ? means.min() : means.max() { best[name] = extreme }
+    }
+    var html = "<section class=\"panel\" id=\"headline\">\n<h2>Headline metrics</h2>\n"
+    html += "<div class=\"table-wrap\"><table class=\"headline\">\n<thead><tr><th scope=\"col\">"
+    html += "Policy</th>"
+    for name in metrics {
+      html += "<th scope=\"col\" title=\"\(Chart.escape(name)) in summary.csv\">"
+      html += "\(Chart.escape(headings[name] ?? name))</th>"
+    }
+    html += "</tr></thead>\n<tbody>\n"
+    for (policy, name) in data.names.enumerated() {
+      let isBaseline = policy == data.baseline
+      html += "<tr\(isBaseline ? " class=\"baseline\"" : "")><th scope=\"row\">"
+      html += "<span class=\"swatch \(ChartPalette.seriesClass(policy))\"></span>"
+      html += Chart.escape(name)
+      if isBaseline { html += " <span class=\"tag\">baseline</span>" }
+      html += "</th>"
+      for metric in metrics {
+        guard let interval = data.interval(policy, metric) else {
+          html += "<td class=\"empty\" title=\"no data\">—</td>"
+          continue
+        }
+        let text = valueText(interval, unit: _ReportData.unit(metric))
+        let isBest = best[metric] == interval.mean
+        html += isBest ? "<td class=\"best\">" : "<td>"
+        html += "<span class=\"mean\">\(isBest ? "★ " : "")\(text.mean)</span>"
+        html += "<span class=\"ci\">\(text.range)</span></td>"
+      }
+      html += "</tr>\n"
+    }
+    html += "</tbody>\n</table></div>\n"
+    html += "<p class=\"note\">★ best in column (ties all marked). Brackets: 95% interval over "
+    html += "\(data.replications) replications, clipped to the possible range. — : no data "
+    html += "(for example no consent message displayed).</p>\n</section>"
+    return html
+  }
+
+  /// "In short": a few sentences generated from the numbers.
+  static func summarySection(_ data: _ReportData) -> String {
+    let sentences = summarySentences(data)
+    guard !sentences.isEmpty else { return "" }
+    return "<section class=\"panel summary\" id=\"summary\">\n<h2>In short</h2>\n<p>"
+      + sentences.joined(separator: " ") + "</p>\n</section>"
+  }
+
+  /// The summary's sentences, as HTML (names escaped, policy names in `<strong>`).
+  static func summarySentences(_ data: _ReportData) -> [String] {
+    let onboarding = "onboarding_interruption_rate"
+    let p99 = "consent_latency_p99_s"
+    let miss = "consent_deadline_miss_rate"
+    func name(_ policy: Int) -> String { "<strong>\(Chart.escape(data.names[policy]))</strong>" }
+    func value(_ policy: Int, _ metric: String) -> String? {
+      data.interval(policy, metric).map {
+        "<span class=\"value\">\(inlineValue($0, unit: _ReportData.unit(metric)))</span>"
+      }
+    }
+    var sentences: [String] = []
+    let front = data.paretoFront(x: onboarding, y: p99)
+    // The policy to talk about: on the front, fewest onboarding interruptions, not the baseline.
+    let candidates = (front.isEmpty ? Array(data.names.indices) : front).filter {
+      $0 != data.baseline && data.interval($0, onboarding) != nil
+    }
+    let focus = candidates.min { a, b in
+      let left = data.interval(a, onboarding)!.mean
+      let right = data.interval(b, onboarding)!.mean
+      if left != right { return left < right }
+      return (data.interval(a, p99)?.mean ?? .infinity) < (data.interval(b, p99)?.mean ?? .infinity)
+    }
+    if let focus, let base = data.baseline, let focusRate = value(focus, onboarding),
+      let baseRate = value(base, onboarding)
+    {
+      var sentence =
+        "\(name(focus)) interrupts onboarding in \(focusRate) of runs against "
+        + "\(baseRate) for \(name(base))"
+      if let focusLatency = value(focus, p99), let baseLatency = value(base, p99) {
+        sentence += ", at a consent p99 latency of \(focusLatency) against \(baseLatency)"
+      }
+      sentences.append(sentence + ".")
+      if let difference = data.paired(focus, onboarding), difference.count > 1 {
+        let points = { (value: Double) in Chart.fixed(value * 100, 1) }
+        if difference.high < 0 || difference.low > 0 {
+          sentences.append(
+            "On the same users the difference is \(points(difference.mean)) percentage points "
+              + "[\(points(difference.low)), \(points(difference.high))], clear of zero.")
+        } else {
+          sentences.append(
+            "On the same users the difference, \(points(difference.mean)) percentage points "
+              + "[\(points(difference.low)), \(points(difference.high))], is within the noise "
+              + "of \(data.replications) replications.")
+        }
+      }
+      if let focusMiss = value(focus, miss), let baseMiss = value(base, miss) {
+        sentences.append(
+          "It misses the consent deadline for \(focusMiss) of consent messages due within the "
+            + "horizon (\(Chart.escape(data.names[base])): \(baseMiss)).")
+      }
+    }
+    if !front.isEmpty {
+      let list = front.map(name).joined(separator: ", ")
+      sentences.append(
+        front.count == 1
+          ? "\(list) alone is on the Pareto front: no other policy is as good on both "
+            + "onboarding interruptions and consent p99 latency."
+          : "On the Pareto front (no other policy better on both onboarding interruptions and "
+            + "consent p99 latency): \(list).")
+    }
+    let silent = data.names.indices.filter {
+      data.pooled[$0].issued[0] > 0 && data.pooled[$0].displayed[0] == 0
+    }
+    for policy in silent {
+      var sentence = "\(name(policy)) displayed no consent message"
+      if let missed = value(policy, miss) { sentence += " and misses \(missed) of deadlines" }
+      sentences.append(sentence + ".")
+    }
+    let fallbacks = data.names.indices.compactMap { policy -> (Int, Double)? in
+      guard let mean = data.interval(policy, "fallback_fired_per_1k_users")?.mean, mean > 0 else {
+        return nil
+      }
+      return (policy, mean)
+    }
+    if let most = fallbacks.max(by: { $0.1 < $1.1 }) {
+      sentences.append(
+        "Fallbacks (messages forced after waiting past a ceiling) fire most under "
+          + "\(name(most.0)): \(Chart.number(most.1)) per 1,000 users.")
+    }
+    return sentences
+  }
+}

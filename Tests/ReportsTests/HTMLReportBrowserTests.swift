@@ -1,0 +1,70 @@
+import Foundation
+import Reports
+import Testing
+
+/// Renders report.html and opens it in a real headless browser through
+/// `scripts/browser-check.sh`: the page must load without a console message, hold its charts,
+/// and draw a screenshot that is not blank.
+///
+/// Skipped, with the reason shown by the test runner, only where no Chromium is on the PATH;
+/// CI installs Debian's `chromium`. Set `HTML_REPORT_KEEP` to a folder to keep the page and
+/// its screenshot there.
+@Suite("report.html in a headless browser")
+struct HTMLReportBrowserTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The browser the script would use, found the same way: `$CHROMIUM`, else the first of its
+  /// names on the PATH.
+  static let browser: String? = {
+    let environment = ProcessInfo.processInfo.environment
+    if let chosen = environment["CHROMIUM"], !chosen.isEmpty { return chosen }
+    let names = [
+      "chromium", "chromium-headless-shell", "headless_shell", "chromium-browser", "google-chrome",
+    ]
+    let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+    for name in names {
+      for folder in folders {
+        let path = (folder as NSString).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+      }
+    }
+    return nil
+  }()
+
+  @Test(
+    .enabled(
+      if: browser != nil,
+      Comment(
+        rawValue: "skipped: no headless Chromium on the PATH (Debian: apt-get install -y "
+          + "chromium); report.html is still checked as text by the other HTMLReport tests")),
+    .timeLimit(.minutes(3)))
+  func pageLoadsCleanlyAndIsNotBlank() throws {
+    let html = try HTMLReportFixture.render()
+    let keep = ProcessInfo.processInfo.environment["HTML_REPORT_KEEP"]
+    let folder =
+      keep.map { URL(fileURLWithPath: $0) }
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+        "html-report-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
+    let page = folder.appendingPathComponent("report.html")
+    let screenshot = folder.appendingPathComponent("report.png")
+    try Data(html.utf8).write(to: page)
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      Self.root.appendingPathComponent("scripts/browser-check.sh").path, page.path,
+      screenshot.path,
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "browser-check.sh failed:\n\(text)")
+    #expect(text.contains("browser-check: ok"), "\(text)")
+  }
+}
