@@ -31,6 +31,7 @@ enum Commands {
         .value("out", "dir", "Output folder (default: results/<scenario name>/)."),
         .value("shard", "K/N", "Run only shard K of N and write a partial result (see merge)."),
         .flag("messages-log", "Also write messages.csv, one row per message."),
+        .flag("no-report", "Do not write report.html."),
         .flag("quiet", "No progress line on standard error."),
       ],
       discussion: "Without SCENARIO the embedded default scenario (indie-subscription) is used."

@@ -13,6 +13,7 @@ enum MergeCommand {
     positionalCount: (1, nil),
     options: [
       .value("out", "dir", "Output folder (default: results/<scenario name>/)."),
+      .flag("no-report", "Do not write report.html."),
       .flag("quiet", "Accepted for symmetry with run; merge prints no progress."),
     ],
     discussion:
@@ -66,7 +67,7 @@ enum MergeCommand {
       events: merged.events)
     try RunCommand.writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder, extraFiles: [],
-      output: output)
+      htmlReport: !parsed.flag("no-report"), output: output)
     return ExitStatus.success
   }
 }

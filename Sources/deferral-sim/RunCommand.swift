@@ -190,19 +190,23 @@ enum RunCommand {
       finished: Date(), events: result.events)
     try writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder,
-      extraFiles: parsed.flag("messages-log") ? ["messages.csv"] : [], output: output)
+      extraFiles: parsed.flag("messages-log") ? ["messages.csv"] : [],
+      htmlReport: !parsed.flag("no-report"), output: output)
     return ExitStatus.success
   }
 
   /// Writes the run folder's files and prints the summary table: shared by `run` and `merge`.
   static func writeReports(
     scenario: Scenario, result: RunResult, manifest: Manifest, folder: OutputFolder,
-    extraFiles: [String], output: any OutputStreams
+    extraFiles: [String], htmlReport: Bool, output: any OutputStreams
   ) throws {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     do {
       for file in report.files { try folder.write(file.table.text, to: file.name) }
       try folder.write(manifest.json, to: "manifest.json")
+      if htmlReport {
+        try folder.write(HTMLReport.render(report, manifest: manifest), to: "report.html")
+      }
     } catch {
       throw ToolError.failure(error.message)
     }
@@ -213,7 +217,7 @@ enum RunCommand {
     output.out("")
     output.out(TerminalTable.render(report))
     output.out("")
-    let written = report.files.map(\.name) + extraFiles
+    let written = report.files.map(\.name) + extraFiles + (htmlReport ? ["report.html"] : [])
     output.out("Wrote \(written.joined(separator: ", ")), manifest.json to \(folder.path)/")
   }
 }
