@@ -29,7 +29,7 @@ struct EngineClosedFormTests {
 
   @Test(arguments: races)
   func onboardingInterruptionIsTheRaceProbability(lambda: Double, mu: Double) throws {
-    let users = 40_000
+    let users = 20_000
     let result = try Self.run(Fixtures.onboardingRace(lambda: lambda, mu: mu), users: users)
     let tally = result.tallies[0][0]
     #expect(tally.onboardingRunsStarted == users)
@@ -46,7 +46,7 @@ struct EngineClosedFormTests {
     let nu = 1.0 / 3600
     var scenario = Fixtures.latencyToNextOpen(nu: nu, window: 86_400)
     scenario.policies = [Fixtures.policy(policy)]
-    let users = 20_000
+    let users = 6_000
     let tally = try Self.run(scenario, users: users).tallies[0][0]
     #expect(tally.displayed[0] == users)
     let mean = Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0])
