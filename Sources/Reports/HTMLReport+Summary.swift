@@ -76,7 +76,9 @@ extension HTMLReport {
     var sentences: [String] = []
     let front = data.paretoFront(x: onboarding, y: p99)
     // The policy to talk about: on the front, fewest onboarding interruptions, not the baseline.
-    let candidates = (front.isEmpty ? Array(data.names.indices) : front).filter {
+    // (When the baseline is alone on the front, compare it with the best of the others.)
+    let others = front.filter { $0 != data.baseline }
+    let candidates = (others.isEmpty ? Array(data.names.indices) : others).filter {
       $0 != data.baseline && data.interval($0, onboarding) != nil
     }
     let focus = candidates.min { a, b in

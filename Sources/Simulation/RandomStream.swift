@@ -38,9 +38,11 @@ public enum StreamPurpose: UInt64, Sendable, CaseIterable {
 ///     h = mix((h ^ purpose.rawValue) + γ)
 ///     mixedSeed = h
 ///
-/// and the generator is `gsl_rng_taus2` set with `gsl_rng_set(rng, mixedSeed)`. Each step is a
-/// bijection of its input, so two tuples that differ only in their last component never share
-/// a mixed seed, and any other pair shares one with probability 2⁻⁶⁴.
+/// and the generator is `gsl_rng_taus2` whose three 32-bit state words are filled from
+/// `mixedSeed` (see ``seed(_:with:)``: the next three SplitMix64 outputs' high halves, then
+/// six discarded draws). Each step is a bijection of its input, so two tuples that differ only
+/// in their last component never share a mixed seed, and any other pair shares one with
+/// probability 2⁻⁶⁴.
 ///
 /// **Generator: `taus2`.** L'Ecuyer's maximally equidistributed combined Tausworthe generator
 /// (period about 2⁸⁸, 24 bytes of state), chosen because a run creates or re-seeds one stream
@@ -66,13 +68,11 @@ public enum StreamPurpose: UInt64, Sendable, CaseIterable {
 /// ``reseed(seed:replication:user:purpose:)`` + one `uniform()` 38–42 ns; `uniform()` alone
 /// 6 ns. Prefer keeping one stream per purpose per worker and re-seeding it per user.
 ///
-/// **What does not hold.** `taus2` reads only the low 32 bits of its seed (GSL's `taus2_set`
-/// masks it), so there are 2³² distinct streams, not 2⁶⁴. Among S streams of a run, the
-/// expected number of pairs that are identical is about S²/2³³: none to speak of for
-/// 10⁴ streams (0.01 pairs), about 12 000 pairs for 10⁷ streams. Such a pair makes two users
-/// share one purpose's draws (their other purposes still differ); it does not break common
-/// random numbers between policies, which see the very same streams. Draws are not
-/// cryptographically secure. A stream is not thread-safe, which the type enforces: it is
+/// **Why the state is written directly.** `gsl_rng_set` on `taus2` reads only the low 32 bits
+/// of its seed, which would leave 2³² distinct streams: among the 4·10⁷ streams of a
+/// million-user, ten-replication run, about 186 000 pairs would be identical. Filling the
+/// 96-bit state from the 64-bit mixed seed makes distinct seeds give distinct streams. Draws
+/// are not cryptographically secure. A stream is not thread-safe, which the type enforces: it is
 /// non-copyable and every draw is `mutating`, so two threads can never draw from one stream.
 ///
 /// - Complexity: creation allocates twice (GSL's `gsl_rng` and its state) and frees on
@@ -95,14 +95,14 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
       gslSeed: Self.mixedSeed(seed: seed, replication: replication, user: user, purpose: purpose))
   }
 
-  /// A `taus2` stream seeded with `gsl_rng_set(rng, gslSeed)` directly, without mixing.
-  /// Only the low 32 bits matter (see the type's documentation).
+  /// A `taus2` stream whose state is filled from `gslSeed` directly (no mixing of replication,
+  /// user and purpose); see ``seed(_:with:)``.
   public init(gslSeed: UInt64) {
     guard let generator = gsl_rng_alloc(cgsl_rng_type_taus2()) else {
       fatalError("GSL could not allocate a random number generator (out of memory)")
     }
     self.generator = generator
-    gsl_rng_set(generator, UInt(gslSeed))
+    Self.seed(generator, with: gslSeed)
   }
 
   deinit {
@@ -123,7 +123,33 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
 
   /// Makes this stream draw exactly what a fresh `RandomStream(gslSeed:)` would.
   public mutating func reseed(gslSeed: UInt64) {
-    gsl_rng_set(generator, UInt(gslSeed))
+    Self.seed(generator, with: gslSeed)
+  }
+
+  /// Seeds all 96 bits of `taus2`'s state from a 64-bit seed, so distinct seeds give distinct
+  /// streams (`gsl_rng_set` alone reads only the seed's low 32 bits).
+  ///
+  /// The three 32-bit state words are the high halves of the next three SplitMix64 outputs
+  /// after `seed`: wₖ = mix(seed + (k + 1)·γ) >> 32, k = 0, 1, 2. Each is raised by its
+  /// component's minimum (2, 8, 16) when below it, as GSL's `taus2_set` does, and six draws are
+  /// discarded, as `taus2_set` does. This writes GSL's state record (three `unsigned long`s);
+  /// the layout is checked at run time (`gsl_rng_size`), and if it ever differs the stream
+  /// falls back to `gsl_rng_set`, which is correct but has only 2³² streams.
+  @inline(__always)
+  static func seed(_ generator: UnsafeMutablePointer<gsl_rng>, with seed: UInt64) {
+    gsl_rng_set(generator, UInt(truncatingIfNeeded: seed))
+    guard gsl_rng_size(generator) == 3 * MemoryLayout<UInt>.size,
+      let raw = gsl_rng_state(generator)
+    else { return }
+    let words = raw.assumingMemoryBound(to: UInt.self)
+    let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let minimums: (UInt, UInt, UInt) = (2, 8, 16)
+    for k in 0..<3 {
+      let word = UInt(splitMix64Finalizer(seed &+ UInt64(k + 1) &* gamma) >> 32)
+      let minimum = k == 0 ? minimums.0 : k == 1 ? minimums.1 : minimums.2
+      words[k] = word < minimum ? word + minimum : word
+    }
+    for _ in 0..<6 { _ = gsl_rng_get(generator) }
   }
 
   /// The GSL seed of a (run seed, replication, user, purpose); the formula is in the type's

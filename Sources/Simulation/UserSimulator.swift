@@ -13,6 +13,9 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   // Random streams, one per purpose, reseeded for every (replication, user).
   var journey: RandomStream
   var appStore: RandomStream
+  /// Who the user is (new or existing, subscriber, install time): a stream of its own, so a
+  /// sweep over message rates keeps the very same users.
+  var population: RandomStream
   var scene: RandomStream
   var sheet: RandomStream
 
@@ -61,6 +64,7 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
     self.sink = sink
     journey = RandomStream(seed: 0, replication: 0, user: 0, purpose: .journey)
     appStore = RandomStream(seed: 0, replication: 0, user: 0, purpose: .appStore)
+    population = RandomStream(seed: 0, replication: 0, user: 0, purpose: .population)
     scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
     sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
     coordinator = Coordinator(configuration: PolicyConfiguration())
@@ -79,6 +83,7 @@ extension UserSimulator {
     self.policyIndex = policyIndex
     journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
     appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
+    population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
     scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
     sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
     resetState(policy: policy)
@@ -100,6 +105,7 @@ extension UserSimulator {
   mutating func startCountingVariates() {
     journey.variateCounts = VariateCounts()
     appStore.variateCounts = VariateCounts()
+    population.variateCounts = VariateCounts()
     scene.variateCounts = VariateCounts()
     sheet.variateCounts = VariateCounts()
   }
@@ -107,6 +113,7 @@ extension UserSimulator {
   mutating func drainVariateCounts(into tally: inout Tally) {
     journey.drainVariateCounts(into: &tally.variates)
     appStore.drainVariateCounts(into: &tally.variates)
+    population.drainVariateCounts(into: &tally.variates)
     scene.drainVariateCounts(into: &tally.variates)
     sheet.drainVariateCounts(into: &tally.variates)
   }
@@ -138,22 +145,24 @@ extension UserSimulator {
     quitAfterSheets = false
   }
 
-  /// Who the user is and which messages the App Store will issue them, all from the App Store
-  /// stream, so that every policy sees the same user and the same messages.
+  /// Who the user is (from the population stream) and which messages the App Store will issue
+  /// them (from the App Store stream), so that every policy sees the same user and the same
+  /// messages.
   mutating func drawProfileAndMessages() {
     let population = world.scenario.population
     let horizon = world.scenario.horizon
-    let isNew = appStore.bernoulli(population.newUserShare)
+    let isNew = self.population.bernoulli(population.newUserShare)
     var subscriber: Bool
     var lapsed: Bool
     var installAt = 0.0
     if isNew {
       let window = population.installWindow
-      installAt = window.lowerBound + appStore.uniform() * (window.upperBound - window.lowerBound)
-      subscriber = appStore.bernoulli(population.returningSubscriberShare)
+      installAt =
+        window.lowerBound + self.population.uniform() * (window.upperBound - window.lowerBound)
+      subscriber = self.population.bernoulli(population.returningSubscriberShare)
       lapsed = false
     } else {
-      subscriber = appStore.bernoulli(population.subscriberShare)
+      subscriber = self.population.bernoulli(population.subscriberShare)
       lapsed = !subscriber
     }
     profile = _UserProfile(
