@@ -14,6 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
+# Let libFuzzer, not Swift's runtime backtracer, handle traps: the backtracer trips ASan and
+# can stall for its 30 s timeout before libFuzzer gets to save the crashing input.
+export SWIFT_BACKTRACE=enable=no
 bash scripts/ensure-gsl.sh
 
 out=.build/fuzz
