@@ -289,7 +289,9 @@ extension _ScenarioDecoder {
     var valid = true
     for (index, entry) in entries.enumerated() {
       let entryPath = _JSONPath.element(path, index)
-      switch PolicyCatalog.definition(from: entry.configValue, at: entryPath) {
+      switch PolicyCatalog.definition(
+        from: entry.configValue, at: entryPath, suggestionBudget: &suggestionBudget)
+      {
       case .success(let policy):
         names.append(policy.name)
         if let first = firstPath[policy.name] {
