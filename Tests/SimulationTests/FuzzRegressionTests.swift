@@ -92,4 +92,25 @@ struct FuzzRegressionTests {
     #expect(columns.count == found.count)
     #expect(zip(columns, columns.dropFirst()).allSatisfy { $0 < $1 })
   }
+
+  /// Every unknown transition target rebuilt the list of screen names for its message:
+  /// 12,500 screens with an unknown target each took 6 s. The list is built once now.
+  @Test func manyUnknownTransitionTargets() {
+    let screens = (0..<300).map {
+      "{\"name\": \"s\($0)\", \"kind\": \"home\", \"dwell\": {\"fixed\": 1}, "
+        + "\"transitions\": {\"t\($0)\": 1}}"
+    }
+    let text = ScenarioTemplates.minimal(replacing: [
+      (
+        InvalidScenarioCase.splash,
+        InvalidScenarioCase.splash + ", " + screens.joined(separator: ", ")
+      )
+    ])
+    let found = problems(text)
+    #expect(found.count == 300)
+    #expect(found.last?.path == "$.screens[300].transitions.t299")
+    #expect(
+      found.last?.message.hasSuffix(
+        "(screens: splash, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, ...)") == true)
+  }
 }
