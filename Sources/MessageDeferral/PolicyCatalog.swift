@@ -72,7 +72,27 @@ public enum PolicyCatalog {
   )
     -> Result<NamedPolicy, ConfigIssues>
   {
-    var reader = _ConfigReader(issues: [])
+    var suggestionBudget = defaultSuggestionBudget
+    return definition(from: value, at: path, suggestionBudget: &suggestionBudget)
+  }
+
+  /// The spelling comparisons ``definition(from:at:)`` may spend on "did you mean" suggestions.
+  public static let defaultSuggestionBudget = 20_000
+
+  /// Reads one policy entry as ``definition(from:at:)`` does, spending `suggestionBudget` on
+  /// "did you mean" suggestions for unknown names.
+  ///
+  /// Each suggestion costs one unit per candidate name compared; once the budget is spent, and
+  /// for names longer than 64 bytes (no typo), messages list the valid names instead. A reader
+  /// of many definitions (a scenario file) passes one budget to all of them, so the work on
+  /// hostile input stays linear in its size.
+  public static func definition(
+    from value: ConfigValue, at path: String, suggestionBudget: inout Int
+  )
+    -> Result<NamedPolicy, ConfigIssues>
+  {
+    var reader = _ConfigReader(issues: [], suggestionBudget: suggestionBudget)
+    defer { suggestionBudget = reader.suggestionBudget }
     switch value {
     case .string(let name):
       if let preset = preset(named: name) {
@@ -109,12 +129,11 @@ public enum PolicyCatalog {
           reader.unknownName(presetName, at: "\(path).preset", what: "preset", valid: presetNames)
         }
       }
-      var issues = reader.issues
-      configuration.apply(members, at: path, issues: &issues)
-      if issues.isEmpty, let name {
+      configuration.apply(members, at: path, reader: &reader)
+      if reader.issues.isEmpty, let name {
         return .success(NamedPolicy(name: name, configuration: configuration))
       }
-      return .failure(ConfigIssues(issues))
+      return .failure(ConfigIssues(reader.issues))
     default:
       reader.issue(
         at: path,

@@ -90,11 +90,10 @@ extension PolicyConfiguration {
     return .object(members)
   }
 
-  /// Applies the keys of `object` (a policy definition) over `self`, collecting every problem.
-  /// Keys `name` and `preset` are skipped (the caller reads them).
-  mutating func apply(_ object: [ConfigValue.Member], at path: String, issues: inout [ConfigIssue])
+  /// Applies the keys of `object` (a policy definition) over `self`, collecting every problem
+  /// in `reader`. Keys `name` and `preset` are skipped (the caller reads them).
+  mutating func apply(_ object: [ConfigValue.Member], at path: String, reader: inout _ConfigReader)
   {
-    var reader = _ConfigReader(issues: issues)
     for member in object {
       let here = "\(path).\(member.key)"
       let value = member.value
@@ -249,21 +248,33 @@ extension PolicyConfiguration {
           member.key, at: here, what: "policy key", valid: ["name", "preset"] + Self.keys)
       }
     }
-    issues = reader.issues
   }
 }
 
 /// Reads typed values out of a ``ConfigValue``, recording a problem for each mismatch.
 struct _ConfigReader {
   var issues: [ConfigIssue]
+  /// Candidate names left to compare against misspellings (see ``suggestion(for:in:)``).
+  var suggestionBudget: Int
 
   mutating func issue(at path: String, _ message: String) {
     issues.append(ConfigIssue(path: path, message: message))
   }
 
+  /// The closest valid name to a misspelled one (``Spelling/closest(to:in:)``).
+  ///
+  /// Bounded work on hostile input: names longer than 64 bytes get no suggestion (they are no
+  /// typo, and comparing them costs their length times each candidate's), and once
+  /// ``suggestionBudget`` comparisons are spent, none does.
+  mutating func suggestion(for name: String, in candidates: [String]) -> String? {
+    guard name.utf8.count <= 64, suggestionBudget >= candidates.count else { return nil }
+    suggestionBudget -= candidates.count
+    return Spelling.closest(to: name, in: candidates)
+  }
+
   mutating func unknownName(_ name: String, at path: String, what: String, valid: [String]) {
     var message = "unknown \(what) '\(name)'"
-    if let near = Spelling.closest(to: name, in: valid) {
+    if let near = suggestion(for: name, in: valid) {
       message += "; did you mean '\(near)'?"
     } else {
       message += "; valid: " + valid.joined(separator: ", ")

@@ -222,8 +222,15 @@ extension _ScenarioDecoder {
           read.append(weight)
         }
         if read.count == elements.count {
-          if read.reduce(0, +) > 0 {
+          // Each weight is finite, but their sum can overflow; the sampler needs it finite.
+          let total = read.reduce(0, +)
+          if total > 0 && total.isFinite {
             weights = read
+          } else if total > 0 {
+            report(
+              weightsPath, weightsNode,
+              "weights are too large: their sum exceeds about 1.8e308; scale them down, "
+                + "only their ratios matter (such as 3 and 1)")
           } else {
             report(weightsPath, weightsNode, "weights sum to 0; give at least one positive weight")
           }

@@ -289,7 +289,9 @@ extension _ScenarioDecoder {
     var valid = true
     for (index, entry) in entries.enumerated() {
       let entryPath = _JSONPath.element(path, index)
-      switch PolicyCatalog.definition(from: entry.configValue, at: entryPath) {
+      switch PolicyCatalog.definition(
+        from: entry.configValue, at: entryPath, suggestionBudget: &suggestionBudget)
+      {
       case .success(let policy):
         names.append(policy.name)
         if let first = firstPath[policy.name] {
@@ -309,42 +311,16 @@ extension _ScenarioDecoder {
         } else if case .string(let name)? = entry["name"]?.value {
           names.append(name)
         }
+        var locator = _IssueLocator(entry: entry, path: entryPath)
         for issue in issues.issues {
           problems.append(
             ScenarioErrors.Problem(
               path: issue.path, message: issue.message,
-              position: Self.node(at: issue.path, under: entry, path: entryPath)?.position
-                ?? entry.position))
+              position: locator.node(at: issue.path)?.position ?? entry.position))
         }
       }
     }
     return (policies, valid, names)
-  }
-
-  /// The node a policy issue's path points at, when it is `path` followed by plain `.key`
-  /// and `[index]` steps; otherwise `nil` (the entry's position is used instead).
-  static func node(at issuePath: String, under entry: JSONNode, path: String) -> JSONNode? {
-    guard issuePath.hasPrefix(path) else { return nil }
-    var node = entry
-    var rest = Substring(issuePath.dropFirst(path.count))
-    while let first = rest.first {
-      if first == "." {
-        let key = rest.dropFirst().prefix { $0 != "." && $0 != "[" }
-        guard let next = node[String(key)] else { return nil }
-        node = next
-        rest = rest.dropFirst(1 + key.count)
-      } else if first == "[" {
-        let digits = rest.dropFirst().prefix { $0 != "]" }
-        guard let index = Int(digits), case .array(let elements) = node.value,
-          elements.indices.contains(index)
-        else { return nil }
-        node = elements[index]
-        rest = rest.dropFirst(2 + digits.count)
-      } else {
-        return nil
-      }
-    }
-    return node
   }
 
   /// The baseline: as given (one of the policies), else `storekit-auto` if compared, else the

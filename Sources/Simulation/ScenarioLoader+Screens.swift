@@ -205,6 +205,8 @@ extension _ScenarioDecoder {
   /// transitions into a launch screen.
   mutating func resolveTransitions(_ drafts: inout [_ScreenDraft], index: [String: Int]) {
     let targets = drafts.compactMap(\.name) + [Self.background]
+    // Once, not per unknown target: a file with many of them would take quadratic time.
+    let screenList = Self.list(drafts.compactMap(\.name))
     for screen in drafts.indices {
       guard let transitions = drafts[screen].transitions else { continue }
       for position in transitions.indices {
@@ -230,8 +232,7 @@ extension _ScenarioDecoder {
             ScenarioErrors.Problem(
               path: transition.path,
               message: "unknown screen '\(transition.target)'; \(suggestion)a transition leads to "
-                + "a screen name or \"background\" (screens: "
-                + Self.list(drafts.compactMap(\.name)) + ")",
+                + "a screen name or \"background\" (screens: \(screenList))",
               position: transition.position))
         }
       }

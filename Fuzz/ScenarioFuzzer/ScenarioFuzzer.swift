@@ -1,0 +1,30 @@
+// libFuzzer entry point: scenario files through decode and validate (CONTRIBUTING.md,
+// "Fuzzing"). Built only by scripts/fuzz.sh, with -sanitize=fuzzer,address; it is not a
+// SwiftPM target, so `swift build` and `swift test` never see it.
+//
+// The property checked is the loader's guarantee: any bytes, well-formed or not, give a
+// Scenario or a ScenarioErrors value, and a Scenario it returns satisfies the invariants the
+// engine relies on (compiling it, as `deferral-sim run` does first, must not trap). A trap, a
+// sanitizer report, a timeout or running out of memory is a bug; libFuzzer saves the input
+// under Fuzz/artifacts/.
+import Simulation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func scenarioFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+  do {
+    let scenario = try ScenarioLoader.load(json: bytes, file: "fuzz.json")
+    // A valid scenario must satisfy what the engine relies on: its samplers and alias tables
+    // build (their preconditions are the invariants), and the baseline is a compared policy.
+    _ = CompiledScenario(scenario)
+    precondition(!scenario.policies.isEmpty, "a loaded scenario has no policies")
+    precondition(
+      scenario.policies.contains { $0.name == scenario.baseline },
+      "the baseline is not one of the policies")
+  } catch {
+    // A user error is the expected outcome for most inputs; its text must render.
+    precondition(!error.problems.isEmpty, "ScenarioErrors without a problem")
+    _ = error.description
+  }
+  return 0
+}
