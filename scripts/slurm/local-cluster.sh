@@ -53,7 +53,7 @@ port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 node_state() { sinfo -h -N -n "$node" -o %t 2>/dev/null | head -n 1 || true; }
 
 print_logs() {
-  for log in "$home"/log/*.log; do
+  for log in "$home"/log/*.log "$home"/log/*.out; do
     [ -f "$log" ] || continue
     echo "----- $log (last 40 lines)" >&2
     tail -n 40 "$log" >&2
