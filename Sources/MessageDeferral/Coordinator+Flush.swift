@@ -178,10 +178,16 @@ extension Coordinator {
     case .immediate:
       return true
     case .boundaryFirst:
-      if now >= overdueTime(entry, due: due) { return true }
+      if now >= overdueTime(entry, due: due) { return Self.acceptsOverdueForcing(currentKind) }
       guard let kind = trigger.appearedKind else { return false }
       return Self.acceptsBoundaryForcing(kind)
     }
+  }
+
+  /// Under ``Forcing/boundaryFirst(grace:)`` even an overdue message is not forced over an
+  /// onboarding or checkout screen: both last minutes, and the next screen takes it.
+  static func acceptsOverdueForcing(_ kind: ScreenKind?) -> Bool {
+    kind != .onboarding && kind != .checkout
   }
 
   /// Screen kinds at whose appearance a message past its ceiling is forced under
@@ -205,7 +211,11 @@ extension Coordinator {
 
   /// Whether a message is forced at once, whatever the trigger (see ``overdueTime(_:due:)``).
   func isOverdue(_ entry: _Entry, due: Double, at now: Double) -> Bool {
-    due <= now && now >= overdueTime(entry, due: due)
+    guard due <= now, now >= overdueTime(entry, due: due) else { return false }
+    if case .boundaryFirst = configuration.forcing {
+      return Self.acceptsOverdueForcing(currentKind)
+    }
+    return true
   }
 
   mutating func emit(_ id: MessageID, forced: Bool, into actions: inout PolicyActions) {

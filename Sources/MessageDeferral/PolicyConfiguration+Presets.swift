@@ -96,7 +96,8 @@ extension PolicyConfiguration {
   /// - **Force at a screen boundary before forcing mid-screen.** Past its ceiling a message
   ///   is shown at the next appearance of any screen but the splash, onboarding, paywall and
   ///   checkout; only if none comes within 6 h (from the later of the due time and its arrival
-  ///   in this process) is it forced at once, wherever the user is. So a message delivered
+  ///   in this process) is it forced at once, wherever the user is, except on an onboarding or
+  ///   checkout screen: those last minutes, and the next screen takes it. So a message delivered
   ///   already late (a returning subscriber reinstalling days after the campaign, or a
   ///   relaunch) waits the few minutes onboarding takes instead of landing on it.
   /// - De-duplicated; unknown reasons are shown like generic ones.

@@ -208,6 +208,7 @@ public enum Forcing: Sendable, Equatable {
   case immediate
   /// At the next appearance of a screen that is not the splash, onboarding, paywall or
   /// checkout; if none comes within `grace` (counted from the later of the due time and the
-  /// message's arrival in this process), at once.
+  /// message's arrival in this process), at once, except over an onboarding or checkout
+  /// screen, which only ever gets it at its next screen.
   case boundaryFirst(grace: Double)
 }

@@ -31,7 +31,17 @@ struct DeadlineAwareTests {
     policy.deactivate(at: 10 + ceiling + 4)
     #expect(policy.activate(at: 10 + ceiling + 5) == Answer(wakeAt: hard))
     #expect(policy.timer(at: hard - 1) == Answer(wakeAt: hard))
-    // At ceiling + grace it is forced mid-screen, over onboarding.
+    // At ceiling + grace it is still not forced over onboarding (or checkout): the next
+    // screen takes it, whatever its kind.
+    #expect(policy.timer(at: hard) == Answer())
+    #expect(policy.screen(.checkout, at: hard + 1) == Answer())
+    #expect(policy.screen(.paywall, at: hard + 2) == Answer(shown: [1], forced: [1]))
+  }
+
+  @Test func forcedMidScreenAfterTheHardCeilingOnAnImmersiveScreen() {
+    var policy = session(on: .immersive)
+    let hard = 10 + ceiling + grace
+    #expect(policy.deliver(consent(1), at: 10) == Answer(wakeAt: hard))
     #expect(policy.timer(at: hard) == Answer(shown: [1], forced: [1]))
   }
 
