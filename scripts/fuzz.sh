@@ -5,6 +5,7 @@
 #   bash scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]   # default 600 s
 #   bash scripts/fuzz.sh --build                                # build only
 #   bash scripts/fuzz.sh --replay FILE...                       # run inputs once, no fuzzing
+#   bash scripts/fuzz.sh --minimize FILE                        # shrink a crashing input
 #
 # Builds MessageDeferral and Simulation from source with swiftc (-sanitize=fuzzer,address),
 # links Fuzz/ScenarioFuzzer against them and GSL, then runs it on a working copy of the
@@ -44,7 +45,13 @@ if [ "${1:-}" = "--build" ]; then
 fi
 if [ "${1:-}" = "--replay" ]; then
   shift
-  exec "$out/scenario-fuzzer" -runs=1 "$@"
+  exec "$out/scenario-fuzzer" -runs=1 -timeout=5 -rss_limit_mb=2048 "$@"
+fi
+if [ "${1:-}" = "--minimize" ]; then
+  # Repeats until no smaller input crashes (at most 10 s a step; minutes for a whole
+  # scenario, and it can be interrupted): the smallest minimized-from-* file is the result.
+  exec "$out/scenario-fuzzer" -minimize_crash=1 -max_total_time=10 -timeout=5 \
+    -artifact_prefix="$artifacts/" "$2"
 fi
 
 seconds=${1:-600}
