@@ -10,6 +10,9 @@ public struct SweepOutcome: Sendable {
   public var frontLines: [String]
   public var points: Int
   public var events: Int
+  /// Every point with both an onboarding interruption rate and a consent p99 latency, for
+  /// the report's trade-off plot (series 0 for grid points, 1... for compared presets).
+  public var tradeOff: [TradeOffPoint] = []
 }
 
 extension SweepPlan {
@@ -26,6 +29,9 @@ extension SweepPlan {
         "metric", "mean", "ci95_low", "ci95_high", "replications",
       ])
     var candidates: [(point: String, policy: String, labels: [String], x: Double, y: Double)] = []
+    var tradeOff: [TradeOffPoint] = []
+    let onboardingIndex = Metric.all.firstIndex { $0.name == "onboarding_interruption_rate" }!
+    let p99Index = Metric.all.firstIndex { $0.name == "consent_latency_p99_s" }!
     var events = 0
     let xIndex = Metric.all.firstIndex { $0.name == pareto.x }!
     let yIndex = Metric.all.firstIndex { $0.name == pareto.y }!
@@ -65,6 +71,15 @@ extension SweepPlan {
               .number(interval?.high), .integer(interval?.count ?? 0),
             ])
         }
+        if let onboarding = report.interval(policy: index, metric: onboardingIndex),
+          let p99 = report.interval(policy: index, metric: p99Index), p99.mean > 0
+        {
+          let series = pointNames[index] == "-" ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
+          tradeOff.append(
+            TradeOffPoint(
+              label: "\(point) \(policy.name)", series: series, onboarding: onboarding,
+              consentP99: p99))
+        }
         if let x = report.interval(policy: index, metric: xIndex)?.mean,
           let y = report.interval(policy: index, metric: yIndex)?.mean
         {
@@ -95,6 +110,7 @@ extension SweepPlan {
     }
     return SweepOutcome(
       sweep: sweep, pareto: paretoTable, frontLines: lines,
-      points: scenarios.count * (compare.count + policyGrid.count), events: events)
+      points: scenarios.count * (compare.count + policyGrid.count), events: events,
+      tradeOff: tradeOff)
   }
 }

@@ -14,6 +14,7 @@ enum SweepCommand {
     options: [
       .value("jobs", "j", "Worker threads (default: the number of cores)."),
       .value("out", "dir", "Output folder (default: results/sweep-<file name>/)."),
+      .flag("no-report", "Do not write report.html."),
       .flag("quiet", "No progress line on standard error."),
     ],
     discussion:
@@ -60,6 +61,11 @@ enum SweepCommand {
     do {
       try folder.write(outcome.sweep.text, to: "sweep.csv")
       try folder.write(outcome.pareto.text, to: "pareto.csv")
+      if !parsed.flag("no-report") {
+        try folder.write(
+          HTMLReport.renderSweep(name: name, outcome: outcome, pareto: plan.pareto),
+          to: "report.html")
+      }
     } catch {
       throw ToolError.failure(error.message)
     }
@@ -68,7 +74,8 @@ enum SweepCommand {
         + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
     output.out("Pareto front (\(plan.pareto.x) vs \(plan.pareto.y), lower is better):")
     for line in outcome.frontLines { output.out("  " + line) }
-    output.out("Wrote sweep.csv, pareto.csv to \(outPath)/")
+    let report = parsed.flag("no-report") ? "" : ", report.html"
+    output.out("Wrote sweep.csv, pareto.csv\(report) to \(outPath)/")
     return ExitStatus.success
   }
 }
