@@ -31,26 +31,6 @@ extension HTMLReport {
     for line in outcome.frontLines { list += "<li>\(Chart.escape(line))</li>\n" }
     list += "</ul>\n</section>"
     sections.append(list)
-    return """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta name="color-scheme" content="light dark">
-      <title>deferral-sim sweep: \(Chart.escape(name))</title>
-      <style>
-      \(stylesheet)
-      </style>
-      </head>
-      <body>
-      <main data-report="deferral-sim">
-      \(sections.joined(separator: "\n"))
-      </main>
-      </body>
-      </html>
-
-      """
+    return page(title: "deferral-sim sweep: \(name)", generator: nil, sections: sections)
   }
 }

@@ -39,7 +39,18 @@ public enum HTMLReport {
     sections.append(tradeOffSection(data))
     sections.append(countsSection(data))
     sections.append(footer(data, manifest: manifest))
-    let title = "deferral-sim report: \(report.scenario.name)"
+    return page(
+      title: "deferral-sim report: \(report.scenario.name)", generator: manifest.toolVersion,
+      sections: sections)
+  }
+
+  /// The self-contained page around `sections`: the content-security policy that forbids any
+  /// load, light and dark colour schemes, the inline stylesheet.
+  static func page(title: String, generator: String?, sections: [String]) -> String {
+    let generatorTag =
+      generator.map {
+        "<meta name=\"generator\" content=\"deferral-sim \(Chart.escape($0))\">\n"
+      } ?? ""
     return """
       <!DOCTYPE html>
       <html lang="en">
@@ -48,8 +59,7 @@ public enum HTMLReport {
       <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="color-scheme" content="light dark">
-      <meta name="generator" content="deferral-sim \(Chart.escape(manifest.toolVersion))">
-      <title>\(Chart.escape(title))</title>
+      \(generatorTag)<title>\(Chart.escape(title))</title>
       <style>
       \(stylesheet)
       </style>
