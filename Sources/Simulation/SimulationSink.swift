@@ -101,7 +101,7 @@ extension UserSimulator {
   }
 
   /// Adds the policy's answer to the last recorded step (tracing only).
-  mutating func traceDecision(_ event: PolicyEvent) {
+  mutating func traceDecision() {
     guard Sink.recordsSteps else { return }
     // Nothing to say when nothing is held, shown or scheduled.
     if actions.displays.isEmpty, actions.wakeAt == nil, coordinator.pendingCount == 0 { return }
@@ -122,7 +122,6 @@ extension UserSimulator {
       TraceStep(
         time: now, screen: currentScreen, what: .policy, message: -1, reason: nil,
         decision: decision, why: why))
-    _ = event
   }
 }
 

@@ -6,7 +6,7 @@ extension UserSimulator {
   /// queued for it) and its timer.
   mutating func tell(_ event: PolicyEvent, tally: inout Tally) {
     coordinator.handle(event, at: now, into: &actions)
-    traceDecision(event)
+    traceDecision()
     for request in actions.displays {
       attemptDisplay(request, tally: &tally)
     }

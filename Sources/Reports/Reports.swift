@@ -1,2 +1,0 @@
-import CGSL
-import Simulation
