@@ -70,26 +70,12 @@ public struct PartialResult: Codable, Sendable {
     return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
   }
 
+  /// Reads a run's partial result; a sweep's is refused with a pointer to the right merge.
   public static func decode(contentsOf path: String) throws(PartialError) -> PartialResult {
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw PartialError(message: "\(path): cannot read: \(error.localizedDescription)")
-    }
-    do {
-      let partial = try JSONDecoder().decode(PartialResult.self, from: data)
-      guard partial.format == formatName, partial.formatVersion == formatVersion else {
-        throw PartialError(
-          message: "\(path): not a deferral-sim partial result of format version \(formatVersion)")
-      }
-      return partial
-    } catch let error as PartialError {
-      throw error
-    } catch {
-      throw PartialError(
-        message: "\(path): not a valid partial result (\(error)); give files written by "
-          + "'deferral-sim run --shard K/N'")
+    switch try PartialFile.read(contentsOf: path) {
+    case .run(let partial): return partial
+    case .sweep:
+      throw PartialError(message: "\(path): a sweep's partial result, not a run's")
     }
   }
 
@@ -107,62 +93,164 @@ public struct PartialResult: Codable, Sendable {
       throw PartialError(message: "no partial results given")
     }
     for (partial, path) in zip(partials, paths).dropFirst() {
-      let checks: [(Bool, String)] = [
-        (
-          partial.toolVersion == first.toolVersion,
-          "tool version \(partial.toolVersion) vs \(first.toolVersion)"
-        ),
-        (partial.scenarioSHA256 == first.scenarioSHA256, "a different scenario (SHA-256 differs)"),
-        (partial.seed == first.seed, "seed \(partial.seed) vs \(first.seed)"),
-        (partial.users == first.users, "users \(partial.users) vs \(first.users)"),
-        (
-          partial.replications == first.replications,
-          "replications \(partial.replications) vs \(first.replications)"
-        ),
-        (
-          partial.policies == first.policies && partial.baseline == first.baseline,
-          "different policies"
-        ),
-        (
-          partial.blockSize == first.blockSize,
-          "block size \(partial.blockSize) vs \(first.blockSize)"
-        ),
-        (partial.shards == first.shards, "\(partial.shards) shards vs \(first.shards)"),
-      ]
-      for (ok, what) in checks where !ok {
-        throw PartialError(
-          message:
-            "\(path) does not belong with \(paths[0]): \(what); merge only the shards of one run")
-      }
+      try PartialFile.requireAgreement(
+        [
+          (
+            partial.toolVersion == first.toolVersion,
+            "tool version \(partial.toolVersion) vs \(first.toolVersion)"
+          ),
+          (
+            partial.scenarioSHA256 == first.scenarioSHA256,
+            "a different scenario (SHA-256 differs)"
+          ),
+          (partial.seed == first.seed, "seed \(partial.seed) vs \(first.seed)"),
+          (partial.users == first.users, "users \(partial.users) vs \(first.users)"),
+          (
+            partial.replications == first.replications,
+            "replications \(partial.replications) vs \(first.replications)"
+          ),
+          (
+            partial.policies == first.policies && partial.baseline == first.baseline,
+            "different policies"
+          ),
+          (
+            partial.blockSize == first.blockSize,
+            "block size \(partial.blockSize) vs \(first.blockSize)"
+          ),
+          (partial.shards == first.shards, "\(partial.shards) shards vs \(first.shards)"),
+        ], path: path, first: paths[0], what: "run")
     }
-    var seen = [String?](repeating: nil, count: first.shards)
-    for (partial, path) in zip(partials, paths) {
-      guard partial.shard >= 0, partial.shard < first.shards else {
-        throw PartialError(message: "\(path): shard \(partial.shard) out of 0..<\(first.shards)")
-      }
-      if let other = seen[partial.shard] {
-        throw PartialError(message: "shard \(partial.shard) given twice: \(other) and \(path)")
-      }
-      seen[partial.shard] = path
-    }
-    let missing = seen.indices.filter { seen[$0] == nil }
-    guard missing.isEmpty else {
-      throw PartialError(
-        message: "missing shard(s) \(missing.map(String.init).joined(separator: ", ")) of "
-          + "\(first.shards); give every partial-K-of-\(first.shards).json")
-    }
+    try PartialFile.requireEveryShardOnce(
+      partials.map(\.shard), of: first.shards, paths: paths)
     var merged = first
     merged.shard = 0
     merged.shards = 1
     for partial in partials.dropFirst() {
       merged.events += partial.events
-      for replication in merged.tallies.indices {
-        for policy in merged.tallies[replication].indices {
-          merged.tallies[replication][policy].merge(partial.tallies[replication][policy])
-        }
-      }
+      PartialFile.add(partial.tallies, to: &merged.tallies)
     }
     return merged
+  }
+}
+
+/// A partial result file of either kind, told apart by its `format`.
+public enum PartialFile: Sendable {
+  case run(PartialResult)
+  case sweep(SweepPartial)
+
+  private struct Header: Decodable {
+    var format: String
+    var formatVersion: Int
+    enum CodingKeys: String, CodingKey {
+      case format, formatVersion = "format_version"
+    }
+  }
+
+  /// Reads a partial result written by `run --shard K/N` or `sweep --shard K/N`.
+  public static func read(contentsOf path: String) throws(PartialError) -> PartialFile {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw PartialError(message: "\(path): cannot read: \(error.localizedDescription)")
+    }
+    let expected =
+      "give files written by 'deferral-sim run --shard K/N' or 'deferral-sim sweep --shard K/N'"
+    guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+      throw PartialError(message: "\(path): not a deferral-sim partial result; \(expected)")
+    }
+    let version: Int
+    switch header.format {
+    case PartialResult.formatName: version = PartialResult.formatVersion
+    case SweepPartial.formatName: version = SweepPartial.formatVersion
+    default:
+      throw PartialError(
+        message: "\(path): format '\(header.format)' is not a partial result; \(expected)")
+    }
+    guard header.formatVersion == version else {
+      throw PartialError(
+        message: "\(path): format version \(header.formatVersion) of '\(header.format)'; this "
+          + "deferral-sim reads version \(version): merge with the version that wrote it")
+    }
+    let file: PartialFile
+    do {
+      if header.format == SweepPartial.formatName {
+        file = .sweep(try JSONDecoder().decode(SweepPartial.self, from: data))
+      } else {
+        file = .run(try JSONDecoder().decode(PartialResult.self, from: data))
+      }
+    } catch {
+      throw PartialError(message: "\(path): not a valid partial result (\(error)); \(expected)")
+    }
+    let wellFormed: Bool
+    switch file {
+    case .run(let partial):
+      wellFormed = hasShape(
+        partial.tallies, replications: partial.replications, policies: partial.policies.count)
+    case .sweep(let partial):
+      wellFormed =
+        partial.tallies.count == partial.pointPolicies.count
+        && zip(partial.tallies, partial.pointPolicies).allSatisfy {
+          !$0.isEmpty && hasShape($0, replications: $0.count, policies: $1.count)
+        }
+    }
+    guard wellFormed else {
+      throw PartialError(
+        message: "\(path): its tallies do not match its replications and policies (an edited "
+          + "or truncated file?); write it again with the same command")
+    }
+    return file
+  }
+
+  /// Whether `tallies` is `replications` × `policies`, every tally of one scenario's shape.
+  static func hasShape(_ tallies: [[Tally]], replications: Int, policies: Int) -> Bool {
+    guard tallies.count == replications, let screens = tallies.first?.first?.screenVisits.count
+    else { return false }
+    return tallies.allSatisfy { row in
+      row.count == policies && row.allSatisfy { $0.hasShape(screens: screens) }
+    }
+  }
+
+  /// Throws the first failed check: `path` does not belong with `first`.
+  static func requireAgreement(
+    _ checks: [(ok: Bool, what: String)], path: String, first: String, what kind: String
+  ) throws(PartialError) {
+    for check in checks where !check.ok {
+      throw PartialError(
+        message: "\(path) does not belong with \(first): \(check.what); merge only the shards "
+          + "of one \(kind)")
+    }
+  }
+
+  /// Checks that `shards` holds every shard number of `0..<count` exactly once.
+  static func requireEveryShardOnce(
+    _ shards: [Int], of count: Int, paths: [String]
+  ) throws(PartialError) {
+    var seen = [String?](repeating: nil, count: count)
+    for (shard, path) in zip(shards, paths) {
+      guard shard >= 0, shard < count else {
+        throw PartialError(message: "\(path): shard \(shard) out of 0..<\(count)")
+      }
+      if let other = seen[shard] {
+        throw PartialError(message: "shard \(shard) given twice: \(other) and \(path)")
+      }
+      seen[shard] = path
+    }
+    let missing = seen.indices.filter { seen[$0] == nil }
+    guard missing.isEmpty else {
+      throw PartialError(
+        message: "missing shard(s) \(missing.map(String.init).joined(separator: ", ")) of "
+          + "\(count); give every partial-K-of-\(count).json")
+    }
+  }
+
+  /// Adds `other[replication][policy]` into `tallies`, which has the same shape.
+  static func add(_ other: [[Tally]], to tallies: inout [[Tally]]) {
+    for replication in tallies.indices {
+      for policy in tallies[replication].indices {
+        tallies[replication][policy].merge(other[replication][policy])
+      }
+    }
   }
 }
 

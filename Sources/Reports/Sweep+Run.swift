@@ -15,14 +15,79 @@ public struct SweepOutcome: Sendable {
   public var tradeOff: [TradeOffPoint] = []
 }
 
+/// What a sweep runs at one scenario point: the compared presets and every policy point, in one
+/// run on the same users.
+struct SweepPointRun {
+  /// The point's scenario, its `policies` the compared presets then the policy points.
+  var scenario: Scenario
+  /// The value of every parameter, per policy (empty for a preset's policy parameters).
+  var labels: [[String]]
+  /// Per policy: `p1`, `p2`... for policy points, `nil` for compared presets.
+  var pointNames: [String?]
+}
+
 extension SweepPlan {
-  /// Runs every point. For each scenario point, the compared presets and every policy point
-  /// run together on the same users; every scenario point uses the same seed.
+  /// The run of every scenario point, in order. Policy points are numbered across scenario
+  /// points (`p1`...); a sweep without policy parameters numbers its scenario points instead.
+  func pointRuns(file: String) throws -> [SweepPointRun] {
+    let policyGrid = policyPoints()
+    var pointNumber = 0
+    return try scenarioPoints(file: file).map { entry in
+      var scenario = entry.scenario
+      var policies = compare.map {
+        NamedPolicy(name: $0, configuration: PolicyCatalog.preset(named: $0)!.configuration)
+      }
+      var labels: [[String]] = compare.map { _ in self.labels(scenario: entry.point, policy: nil) }
+      var pointNames: [String?] = compare.map { _ in nil }
+      for point in policyGrid {
+        pointNumber += 1
+        let name = "p\(pointNumber)"
+        policies.append(try policy(for: point, name: name).get())
+        labels.append(self.labels(scenario: entry.point, policy: point))
+        pointNames.append(name)
+      }
+      if policyGrid.isEmpty { pointNumber += 1 }
+      scenario.policies = policies
+      scenario.baseline = policies[0].name
+      return SweepPointRun(scenario: scenario, labels: labels, pointNames: pointNames)
+    }
+  }
+
+  /// Simulates every scenario point, or with `shard` only shard K of N of each point's work
+  /// items (see ``RunOptions/shard``; shards must share `blockSize`): `tallies[scenario point][replication][policy]`. Every
+  /// scenario point uses the same seed, so the users are the same across points.
+  public func simulate(
+    jobs: Int, shard: (index: Int, count: Int)? = nil,
+    blockSize: Int = RunOptions.defaultBlockSize, file: String,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws -> [[[Tally]]] {
+    let runs = try pointRuns(file: file)
+    var tallies: [[[Tally]]] = []
+    for (done, run) in runs.enumerated() {
+      let scenario = run.scenario
+      let result = try Engine.run(
+        CompiledScenario(scenario), policies: scenario.policies,
+        options: RunOptions(
+          users: scenario.users, replications: scenario.replications, seed: scenario.seed,
+          jobs: jobs, blockSize: blockSize, shard: shard))
+      tallies.append(result.tallies)
+      progress?(done + 1, runs.count)
+    }
+    return tallies
+  }
+
+  /// Runs every point on this machine: ``simulate(jobs:shard:blockSize:file:progress:)`` then
+  /// ``outcome(tallies:file:)``.
   public func run(
     jobs: Int, file: String, progress: ((Int, Int) -> Void)? = nil
   ) throws -> SweepOutcome {
-    let scenarios = try scenarioPoints(file: file)
-    let policyGrid = policyPoints()
+    try outcome(tallies: simulate(jobs: jobs, file: file, progress: progress), file: file)
+  }
+
+  /// The sweep's tables and front from the tallies of every scenario point (all shards merged).
+  public func outcome(tallies: [[[Tally]]], file: String) throws -> SweepOutcome {
+    let runs = try pointRuns(file: file)
+    precondition(runs.count == tallies.count, "one tally set per scenario point")
     let parameterNames = parameters.map(\.name)
     var sweep = CSVTable(
       header: ["point", "policy"] + parameterNames + [
@@ -35,38 +100,18 @@ extension SweepPlan {
     var events = 0
     let xIndex = Metric.all.firstIndex { $0.name == pareto.x }!
     let yIndex = Metric.all.firstIndex { $0.name == pareto.y }!
-    var pointNumber = 0
-    for (done, entry) in scenarios.enumerated() {
-      var scenario = entry.scenario
-      var policies = compare.map {
-        NamedPolicy(name: $0, configuration: PolicyCatalog.preset(named: $0)!.configuration)
-      }
-      var policyLabels: [[String]] = compare.map { _ in labels(scenario: entry.point, policy: nil) }
-      var pointNames: [String] = compare.map { _ in "-" }
-      for point in policyGrid {
-        pointNumber += 1
-        let name = "p\(pointNumber)"
-        policies.append(try policy(for: point, name: name).get())
-        policyLabels.append(labels(scenario: entry.point, policy: point))
-        pointNames.append(name)
-      }
-      // Presets compared once per scenario point are labelled by their scenario values only.
-      if policyGrid.isEmpty { pointNumber += 1 }
-      scenario.policies = policies
-      scenario.baseline = policies[0].name
-      let result = try Engine.run(
-        CompiledScenario(scenario), policies: policies,
-        options: RunOptions(
-          users: scenario.users, replications: scenario.replications, seed: scenario.seed,
-          jobs: jobs))
+    for (done, (run, pointTallies)) in zip(runs, tallies).enumerated() {
+      let policies = run.scenario.policies
+      let result = RunResult(policies: policies, tallies: pointTallies)
       events += result.events
-      let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
+      let report = RunReport(
+        scenario: run.scenario, result: result, baseline: run.scenario.baseline)
       for (index, policy) in policies.enumerated() {
-        let point = pointNames[index] == "-" ? "s\(done + 1)" : pointNames[index]
+        let point = run.pointNames[index] ?? "s\(done + 1)"
         for (metricIndex, metric) in Metric.all.enumerated() {
           let interval = report.interval(policy: index, metric: metricIndex)
           sweep.append(
-            [.text(point), .text(policy.name)] + policyLabels[index].map { .text($0) } + [
+            [.text(point), .text(policy.name)] + run.labels[index].map { .text($0) } + [
               .text(metric.name), .number(interval?.mean), .number(interval?.low),
               .number(interval?.high), .integer(interval?.count ?? 0),
             ])
@@ -74,7 +119,8 @@ extension SweepPlan {
         if let onboarding = report.interval(policy: index, metric: onboardingIndex),
           let p99 = report.interval(policy: index, metric: p99Index), p99.mean > 0
         {
-          let series = pointNames[index] == "-" ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
+          let series =
+            run.pointNames[index] == nil ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
           tradeOff.append(
             TradeOffPoint(
               label: "\(point) \(policy.name)", series: series, onboarding: onboarding,
@@ -83,10 +129,9 @@ extension SweepPlan {
         if let x = report.interval(policy: index, metric: xIndex)?.mean,
           let y = report.interval(policy: index, metric: yIndex)?.mean
         {
-          candidates.append((point, policy.name, policyLabels[index], x, y))
+          candidates.append((point, policy.name, run.labels[index], x, y))
         }
       }
-      progress?(done + 1, scenarios.count)
     }
     let front = candidates.filter { point in
       !candidates.contains { other in
@@ -110,7 +155,7 @@ extension SweepPlan {
     }
     return SweepOutcome(
       sweep: sweep, pareto: paretoTable, frontLines: lines,
-      points: scenarios.count * (compare.count + policyGrid.count), events: events,
+      points: runs.count * (compare.count + policyPoints().count), events: events,
       tradeOff: tradeOff)
   }
 }

@@ -35,6 +35,9 @@ public struct SweepPlan: Sendable {
     var path: [String] { Array(name.split(separator: ".").dropFirst().map(String.init)) }
   }
 
+  /// The sweep file's text, kept for partial results (`sweep --shard K/N`).
+  public var source: String
+  /// The text of the scenario the sweep runs on (the embedded default when it names none).
   public var scenarioSource: String
   public var scenarioFile: String
   public var users: Int?
@@ -47,15 +50,28 @@ public struct SweepPlan: Sendable {
 
   /// Reads and checks a sweep file; every problem is reported at once.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> SweepPlan {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ScenarioErrors(
+        file: path, problems: [.init(path: "", message: "cannot read the file; check the path")])
+    }
+    guard let source = String(data: data, encoding: .utf8) else {
+      throw ScenarioErrors(
+        file: path, problems: [.init(path: "", message: "not UTF-8 text; save it as UTF-8")])
+    }
+    return try load(source: source, file: path)
+  }
+
+  /// Checks a sweep file's text. `scenarioSource`, when given, is the text of the scenario the
+  /// file names (as a partial result stores it), read instead of the file on disk.
+  public static func load(
+    source: String, file path: String, scenarioSource storedScenario: String? = nil
+  ) throws(ScenarioErrors) -> SweepPlan {
     func fail(_ problems: [ScenarioErrors.Problem]) -> ScenarioErrors {
       ScenarioErrors(file: path, problems: problems)
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw fail([.init(path: "", message: "cannot read the file; check the path")])
-    }
     let root: JSONNode
     do {
-      root = try JSONReader.parse(Array(data))
+      root = try JSONReader.parse(Array(source.utf8))
     } catch {
       throw fail([.init(path: "", message: error.message, position: error.position)])
     }
@@ -75,7 +91,10 @@ public struct SweepPlan: Sendable {
 
     var scenarioFile = "(embedded indie-subscription)"
     var scenarioSource = ScenarioLoader.embeddedDefaultJSON
-    if let scenario = value["scenario"] {
+    if let storedScenario {
+      if case .string(let file)? = value["scenario"] { scenarioFile = file }
+      scenarioSource = storedScenario
+    } else if let scenario = value["scenario"] {
       if case .string(let file) = scenario {
         let resolved =
           file.hasPrefix("/")
@@ -196,7 +215,7 @@ public struct SweepPlan: Sendable {
     }
     guard problems.isEmpty else { throw fail(problems) }
     let plan = SweepPlan(
-      scenarioSource: scenarioSource, scenarioFile: scenarioFile, users: users,
+      source: source, scenarioSource: scenarioSource, scenarioFile: scenarioFile, users: users,
       replications: replications, seed: seed, basePolicy: basePolicy, parameters: parameters,
       compare: compare, pareto: pareto)
     // Check every point now, before any work: bad values are input errors.

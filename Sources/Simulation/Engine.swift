@@ -20,8 +20,12 @@ public struct RunOptions: Sendable {
   /// `deferral-bench`'s RNG floor). Results are otherwise identical; off by default.
   public var countsVariates: Bool
 
+  /// Users per work item unless a run says otherwise.
+  public static let defaultBlockSize = 512
+
   public init(
-    users: Int, replications: Int, seed: UInt64, jobs: Int, blockSize: Int = 512,
+    users: Int, replications: Int, seed: UInt64, jobs: Int,
+    blockSize: Int = RunOptions.defaultBlockSize,
     shard: (index: Int, count: Int)? = nil, countsVariates: Bool = false
   ) {
     precondition(shard.map { $0.count >= 1 && $0.index >= 0 && $0.index < $0.count } ?? true)

@@ -57,6 +57,15 @@ public struct Tally: Sendable, Codable, Equatable {
     latency = (0..<5).map { _ in LatencyHistogram() }
   }
 
+  /// Whether every per-screen array has `screens` entries and every per-reason array one per
+  /// lane: what ``merge(_:)`` needs of a tally read from a file.
+  public func hasShape(screens: Int) -> Bool {
+    let lanes = 5
+    return screenVisits.count == screens && screenInterrupted.count == screens
+      && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
+      && latency.count == lanes && latencySumMilliseconds.count == lanes
+  }
+
   /// Adds `other` into `self`. Exact and commutative.
   public mutating func merge(_ other: Tally) {
     precondition(screenVisits.count == other.screenVisits.count, "Tallies of different scenarios")

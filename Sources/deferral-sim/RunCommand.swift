@@ -84,7 +84,9 @@ enum RunCommand {
   }
 
   /// `K/N` with 0 ≤ K < N ≤ 100000.
-  static func parseShard(_ text: String?) throws -> (index: Int, count: Int)? {
+  static func parseShard(
+    _ text: String?, command: String = "run"
+  ) throws -> (index: Int, count: Int)? {
     guard let text else { return nil }
     let parts = text.split(separator: "/")
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
@@ -92,7 +94,7 @@ enum RunCommand {
     else {
       throw UsageError(
         message: "'--shard' must be K/N with 0 <= K < N (for example 0/4), not '\(text)'",
-        command: "run")
+        command: command)
     }
     return (index, count)
   }

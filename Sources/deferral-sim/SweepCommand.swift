@@ -13,6 +13,9 @@ enum SweepCommand {
     positionalCount: (1, 1),
     options: [
       .value("jobs", "j", "Worker threads (default: the number of cores)."),
+      .value(
+        "shard", "K/N",
+        "Run only shard K of N of every point and write a partial result (see merge)."),
       .value("out", "dir", "Output folder (default: results/sweep-<file name>/)."),
       .flag("no-report", "Do not write report.html."),
       .flag("quiet", "No progress line on standard error."),
@@ -20,7 +23,9 @@ enum SweepCommand {
     discussion:
       "SWEEP is a JSON file: a base policy, a grid of 'policy.KEY' and 'scenario.PATH'\n"
       + "values, presets to compare, and the two metrics of the Pareto front. See the README,\n"
-      + "section Sweeps. Writes sweep.csv and pareto.csv.")
+      + "section Sweeps. Writes sweep.csv, pareto.csv and report.html. With --shard K/N it\n"
+      + "writes partial-K-of-N.json instead; 'deferral-sim merge' joins the N partials into\n"
+      + "the same files, byte for byte.")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let path = parsed.positionals[0]
@@ -40,28 +45,67 @@ enum SweepCommand {
     } catch {
       throw ToolError.failure(error.message)
     }
+    let shard = try RunCommand.parseShard(parsed.value("shard"), command: "sweep")
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
-    let outcome: SweepOutcome
-    do {
-      outcome = try plan.run(
-        jobs: jobs, file: path,
-        progress: showProgress
-          ? { done, total in output.errInline("\r  scenario points \(done)/\(total)   ") }
-          : nil)
-    } catch let error as ScenarioErrors {
-      throw ToolError.input(error.description)
-    } catch let error as ConfigIssues {
-      throw ToolError.input(
-        error.issues.map { "\(path): \($0.path): \($0.message)" }.joined(separator: "\n"))
-    } catch let error as EngineError {
-      throw ToolError.failure(error.description)
+    let progress: ((Int, Int) -> Void)? =
+      showProgress
+      ? { done, total in output.errInline("\r  scenario points \(done)/\(total)   ") } : nil
+    // Runs the sweep's simulation, turning its errors into the tool's, and clears the
+    // progress line after.
+    func simulating<T>(_ body: () throws -> T) throws -> T {
+      defer {
+        if showProgress { output.errInline("\r" + String(repeating: " ", count: 40) + "\r") }
+      }
+      do {
+        return try body()
+      } catch let error as ScenarioErrors {
+        throw ToolError.input(error.description)
+      } catch let error as ConfigIssues {
+        throw ToolError.input(
+          error.issues.map { "\(path): \($0.path): \($0.message)" }.joined(separator: "\n"))
+      } catch let error as EngineError {
+        throw ToolError.failure(error.description)
+      }
     }
-    if showProgress { output.errInline("\r" + String(repeating: " ", count: 40) + "\r") }
+    if let shard {
+      let tallies = try simulating {
+        try plan.simulate(jobs: jobs, shard: shard, file: path, progress: progress)
+      }
+      let fileName = PartialResult.fileName(shard: shard.index, shards: shard.count)
+      let partial: SweepPartial
+      do {
+        partial = try SweepPartial(
+          toolVersion: DeferralSim.version, sweepName: name, plan: plan, file: path,
+          blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
+          tallies: tallies)
+        try folder.write(try partial.encoded(), to: fileName)
+      } catch let error as OutputError {
+        throw ToolError.failure(error.message)
+      }
+      output.out(
+        "\(name): shard \(shard.index)/\(shard.count) of \(tallies.count) scenario point(s), "
+          + "\(partial.events) events, "
+          + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s. Wrote "
+          + "\(outPath)/\(fileName); combine the shards with 'deferral-sim merge'.")
+      return ExitStatus.success
+    }
+    let outcome = try simulating { try plan.run(jobs: jobs, file: path, progress: progress) }
+    try write(
+      outcome, plan: plan, name: name, folder: folder, outPath: outPath,
+      htmlReport: !parsed.flag("no-report"), started: started, output: output)
+    return ExitStatus.success
+  }
+
+  /// Writes a sweep's files and prints its front: shared by `sweep` and `merge`.
+  static func write(
+    _ outcome: SweepOutcome, plan: SweepPlan, name: String, folder: OutputFolder,
+    outPath: String, htmlReport: Bool, started: Date, output: any OutputStreams
+  ) throws {
     do {
       try folder.write(outcome.sweep.text, to: "sweep.csv")
       try folder.write(outcome.pareto.text, to: "pareto.csv")
-      if !parsed.flag("no-report") {
+      if htmlReport {
         try folder.write(
           HTMLReport.renderSweep(name: name, outcome: outcome, pareto: plan.pareto),
           to: "report.html")
@@ -74,8 +118,6 @@ enum SweepCommand {
         + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
     output.out("Pareto front (\(plan.pareto.x) vs \(plan.pareto.y), lower is better):")
     for line in outcome.frontLines { output.out("  " + line) }
-    let report = parsed.flag("no-report") ? "" : ", report.html"
-    output.out("Wrote sweep.csv, pareto.csv\(report) to \(outPath)/")
-    return ExitStatus.success
+    output.out("Wrote sweep.csv, pareto.csv\(htmlReport ? ", report.html" : "") to \(outPath)/")
   }
 }

@@ -34,7 +34,8 @@ struct ScaleOutTests {
 
   /// The whole recipe on a real cluster: scripts/slurm/integration-test.sh starts munged,
   /// slurmctld and slurmd (local-cluster.sh), runs the run once without shards, submits it as
-  /// a 4-task array plus the dependent merge, and compares the five CSVs with cmp.
+  /// a 4-task array plus the dependent merge, and compares the five CSVs with cmp; then the
+  /// same for a small sweep as 2 shards (sweep.csv, pareto.csv, report.html).
   ///
   /// Skipped, with the reason, where Slurm cannot run: not installed, or not root. It is never
   /// a silent pass: under CI (CI=true) a missing install is a failure, since .ci/run installs
@@ -42,7 +43,7 @@ struct ScaleOutTests {
   /// unless DEFERRAL_SIM_ALLOW_SLURM_SKIP=1 says this machine is known not to manage it, in
   /// which case the test is cancelled (reported as skipped) with the script's reason.
   @Test(
-    "a 4-shard Slurm job array and its merge equal a single run, byte for byte",
+    "a 4-shard Slurm job array and its merge equal a single run (and a sweep), byte for byte",
     .enabled(
       if: SlurmAvailability.isInstalled || SlurmAvailability.isCI,
       "slurm-wlm and munge are not installed (apt-get install -y slurm-wlm munge; .ci/run does)"),
@@ -59,12 +60,18 @@ struct ScaleOutTests {
     }
     let work = Self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }
+    let sweep = work.appendingPathComponent("tiny-sweep.json")
+    try SweepEndToEndTests.tinySweep.write(to: sweep, atomically: true, encoding: .utf8)
     let result = try Shell.run(
-      "bash", [Self.path("scripts/slurm/integration-test.sh"), ToolRunner.binary.path, work.path])
+      "bash", [Self.path("scripts/slurm/integration-test.sh"), ToolRunner.binary.path, work.path],
+      environment: ["DEFERRAL_SIM_SLURM_SWEEP": sweep.path])
     switch result.status {
     case 0:
       for file in Self.reports {
         #expect(result.output.contains("identical: \(file)"), "\(result.output)")
+      }
+      for file in SweepEndToEndTests.files {
+        #expect(result.output.contains("identical: sweep \(file)"), "\(result.output)")
       }
       // The measured wall times, for the log.
       print(
@@ -136,6 +143,36 @@ struct ScaleOutTests {
     #expect(bare.output.contains("sbatch --array"), "\(bare.output)")
   }
 
+  /// A sweep through the same scripts (`--sweep`): the merged sweep.csv, pareto.csv and
+  /// report.html equal those of the sweep run whole.
+  @Test func slurmScriptsShardAndMergeASweep() throws {
+    let work = Self.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let sweep = work.appendingPathComponent("tiny.json")
+    try SweepEndToEndTests.tinySweep.write(to: sweep, atomically: true, encoding: .utf8)
+    let single = try ToolRunner.run(
+      ["sweep", sweep.path, "--out", work.appendingPathComponent("single").path, "--quiet"])
+    #expect(single.status == 0, "\(single.stderr)")
+    let environment = ["DEFERRAL_SIM": ToolRunner.binary.path, "SLURM_CPUS_PER_TASK": "1"]
+    for shard in 0..<2 {
+      let task = try Shell.run(
+        "bash", [Self.path("scripts/slurm/shard.sbatch"), "--sweep", sweep.path, "sharded"],
+        in: work,
+        environment: environment.merging(
+          ["SLURM_ARRAY_TASK_ID": "\(shard)", "SLURM_ARRAY_TASK_COUNT": "2"]) { $1 })
+      #expect(task.status == 0, "\(task.output)")
+    }
+    let merge = try Shell.run(
+      "bash", [Self.path("scripts/slurm/merge.sbatch"), "sharded", "2"], in: work,
+      environment: environment)
+    #expect(merge.status == 0, "\(merge.output)")
+    for file in SweepEndToEndTests.files {
+      let one = try Data(contentsOf: work.appendingPathComponent("single/\(file)"))
+      let joined = try Data(contentsOf: work.appendingPathComponent("sharded/\(file)"))
+      #expect(one == joined, "\(file) differs between the sweep and its merged shards")
+    }
+  }
+
   // MARK: Kubernetes
 
   @Test func kubernetesManifestsParseAsIndexedAndMergeJobs() throws {
@@ -182,11 +219,13 @@ struct ScaleOutTests {
 
     // Slurm: the exec line, its continuation joined.
     #expect(script.contains(#"jobs=(--jobs "${SLURM_CPUS_PER_TASK:-1}")"#))
+    #expect(script.contains("\ncommand=run\n"), "a run unless --sweep comes first")
     let slurmWords = try #require(RecipeCommand.execWords(in: script))
     let slurm = try RecipeCommand.canonical(
       slurmWords,
       words: [
-        #""$bin""#: ["deferral-sim"], #""${scenario_args[@]}""#: ["SCENARIO"],
+        #""$bin""#: ["deferral-sim"], #""$command""#: ["run"],
+        #""${scenario_args[@]}""#: ["SCENARIO"],
         #""${jobs[@]}""#: ["--jobs", "CPUS"], #""$@""#: [],
       ],
       shardVariables: ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"])

@@ -3,17 +3,22 @@ import Testing
 
 @Suite("sweep, end to end")
 struct SweepEndToEndTests {
-  @Test func writesEveryPointTheFrontAndAReport() throws {
-    let folder = RunEndToEndTests.temporaryFolder()
-    let file = folder.appendingPathComponent("tiny.json")
-    let scenario = RunEndToEndTests.defaultScenario
-    try """
-    {"scenario": "\(scenario)", "users": 60, "replications": 2,
+  /// 2 scenario points × (1 preset + 2 policy points), on the bundled default scenario file.
+  static let tinySweep = """
+    {"scenario": "\(RunEndToEndTests.defaultScenario)", "users": 60, "replications": 2,
      "policy": {"preset": "deadline-aware"},
      "grid": {"policy.sheets_per_break": [1, 2],
               "scenario.population.new_user_share": [0.3, 0.5]},
      "compare": ["storekit-auto"]}
-    """.write(to: file, atomically: true, encoding: .utf8)
+    """
+
+  /// What a sweep writes.
+  static let files = ["sweep.csv", "pareto.csv", "report.html"]
+
+  @Test func writesEveryPointTheFrontAndAReport() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try Self.tinySweep.write(to: file, atomically: true, encoding: .utf8)
     let out = folder.appendingPathComponent("out")
     let result = try ToolRunner.run(["sweep", file.path, "--out", out.path, "--quiet"])
     #expect(result.status == 0, "\(result.stderr)")
@@ -46,5 +51,58 @@ struct SweepEndToEndTests {
     ])
     #expect(result.status == 2)
     #expect(result.stderr.contains("$.pareto"))
+  }
+
+  /// `sweep --shard K/N` and `merge`, through the binary: the same three files, byte for byte,
+  /// from partials given in any order.
+  @Test func shardedSweepMergesToTheSameFiles() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try Self.tinySweep.write(to: file, atomically: true, encoding: .utf8)
+    let whole = try ToolRunner.run([
+      "sweep", file.path, "--out", folder.appendingPathComponent("whole").path, "--quiet",
+    ])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let parts = folder.appendingPathComponent("parts")
+    for shard in 0..<3 {
+      let result = try ToolRunner.run([
+        "sweep", file.path, "--shard", "\(shard)/3", "--out", parts.path, "--jobs", "1",
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.contains("partial-\(shard)-of-3.json"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: parts.appendingPathComponent("sweep.csv").path))
+    let partials = [2, 0, 1].map { parts.appendingPathComponent("partial-\($0)-of-3.json").path }
+    let merged = folder.appendingPathComponent("merged")
+    let merge = try ToolRunner.run(["merge"] + partials + ["--out", merged.path])
+    #expect(merge.status == 0, "\(merge.stderr)")
+    #expect(merge.stdout.contains("Pareto front"))
+    for name in Self.files {
+      let one = try RunEndToEndTests.read(folder.appendingPathComponent("whole"), name)
+      #expect(try RunEndToEndTests.read(merged, name) == one, "\(name) differs")
+    }
+
+    // A missing shard, and a run's partial among a sweep's, are refused with exit 2.
+    let missing = try ToolRunner.run(
+      ["merge"] + partials.dropLast() + ["--out", folder.appendingPathComponent("m2").path])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("missing shard(s) 1 of 3"), "\(missing.stderr)")
+    let runParts = folder.appendingPathComponent("run-parts")
+    let run = try ToolRunner.run([
+      "run", "--users", "40", "--replications", "2", "--shard", "0/3", "--out", runParts.path,
+      "--quiet",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let mixed = try ToolRunner.run(
+      ["merge", partials[0], runParts.appendingPathComponent("partial-0-of-3.json").path]
+        + ["--out", folder.appendingPathComponent("m3").path])
+    #expect(mixed.status == 2)
+    #expect(mixed.stderr.contains("a run's partial result, the other a sweep's"), "\(mixed.stderr)")
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.appendingPathComponent("m3/sweep.csv").path))
+
+    let badShard = try ToolRunner.run(["sweep", file.path, "--shard", "3/3", "--out", parts.path])
+    #expect(badShard.status == 2)
+    #expect(badShard.stderr.contains("--shard"), "\(badShard.stderr)")
   }
 }

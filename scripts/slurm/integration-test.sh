@@ -9,6 +9,9 @@
 # Prints the wall times: the run without shards, the sharded run through Slurm end to end
 # (submission to merged files), and the merge (the merge job's run time, and the same merge
 # run again here, timed to the millisecond).
+# With DEFERRAL_SIM_SLURM_SWEEP=SWEEP (a sweep file), it then does the same for a sweep:
+# the sweep run whole, the sweep as a 2-task array (submit.sh --sweep) plus its merge, and
+# sweep.csv, pareto.csv and report.html compared byte for byte.
 # Exit status: 0 identical; 1 a difference or a failed job; 2 bad usage;
 # 77 skipped, with the reason on standard error: slurm-wlm or munge is not installed, this is
 # not root, or the cluster could not start (its logs are printed).
@@ -62,7 +65,43 @@ if [ $running -ne 0 ]; then
   fi
 fi
 
-rm -rf "$work/single" "$work/sharded" "$work/remerge"
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u; }
+# Waits for the jobs that submit.sh printed ($1: its output) to leave the queue; fails unless
+# the merge job completed. Sets merge_job.
+wait_for_jobs() {
+  local array merge deadline shard_states merge_state log
+  array=$(sed -n 's/^shards: job \([0-9]*\).*/\1/p' <<<"$1")
+  merge=$(sed -n 's/.*merge: job \([0-9]*\).*/\1/p' <<<"$1")
+  if [ -z "$array" ] || [ -z "$merge" ]; then
+    say "could not read the job ids from submit.sh's output"
+    exit 1
+  fi
+  deadline=$(($(date +%s) + timeout_s))
+  while [ -n "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      say "the jobs did not finish within ${timeout_s} s:"
+      squeue -j "$array,$merge" >&2 || true
+      scancel "$array" "$merge" 2>/dev/null || true
+      exit 1
+    fi
+    sleep 0.2
+  done
+  shard_states=$(job_state "$array" | tr '\n' ' ')
+  merge_state=$(job_state "$merge")
+  if [ "$merge_state" != COMPLETED ]; then
+    say "the merge job $merge ended $merge_state (shards: $shard_states); job logs:"
+    for log in "$work"/deferral-sim-*.log; do
+      [ -f "$log" ] || continue
+      echo "----- $log" >&2
+      cat "$log" >&2
+    done
+    scontrol show job "$array" "$merge" >&2 2>&1 || true
+    exit 1
+  fi
+  merge_job=$merge
+}
+
+rm -rf "$work/single" "$work/sharded" "$work/remerge" "$work/sweep-single" "$work/sweep-sharded"
 say "binary $bin; run options: ${options[*]}; $shards shards"
 
 # 1. The run without shards, on every core.
@@ -79,37 +118,9 @@ t0=$(now)
 submitted=$(cd "$work" && DEFERRAL_SIM=$bin bash "$here/submit.sh" default sharded "$shards" \
   "${options[@]}")
 say "$submitted"
-array=$(sed -n 's/^shards: job \([0-9]*\).*/\1/p' <<<"$submitted")
-merge=$(sed -n 's/.*merge: job \([0-9]*\).*/\1/p' <<<"$submitted")
-if [ -z "$array" ] || [ -z "$merge" ]; then
-  say "could not read the job ids from submit.sh's output"
-  exit 1
-fi
-job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u; }
-deadline=$(($(date +%s) + timeout_s))
-while [ -n "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; do
-  if [ "$(date +%s)" -ge "$deadline" ]; then
-    say "the jobs did not finish within ${timeout_s} s:"
-    squeue -j "$array,$merge" >&2 || true
-    scancel "$array" "$merge" 2>/dev/null || true
-    exit 1
-  fi
-  sleep 0.2
-done
+wait_for_jobs "$submitted"
 sharded_s=$(since "$t0")
-shard_states=$(job_state "$array" | tr '\n' ' ')
-merge_state=$(job_state "$merge")
-if [ "$merge_state" != COMPLETED ]; then
-  say "the merge job $merge ended $merge_state (shards: $shard_states); job logs:"
-  for log in "$work"/deferral-sim-*.log; do
-    [ -f "$log" ] || continue
-    echo "----- $log" >&2
-    cat "$log" >&2
-  done
-  scontrol show job "$array" "$merge" >&2 2>&1 || true
-  exit 1
-fi
-merge_runtime=$(scontrol show job "$merge" | sed -n 's/.*RunTime=\([0-9:-]*\).*/\1/p')
+merge_runtime=$(scontrol show job "$merge_job" | sed -n 's/.*RunTime=\([0-9:-]*\).*/\1/p')
 
 # 3. The merge's own cost, timed here on the same partials.
 parts=()
@@ -133,12 +144,38 @@ done
   say "the merge wrote no manifest.json"
   status=1
 }
+
+# 5. A sweep, when asked for: whole, then 2 shards through Slurm and the merge.
+if [ -n "${DEFERRAL_SIM_SLURM_SWEEP:-}" ]; then
+  sweep_file=$(realpath "$DEFERRAL_SIM_SLURM_SWEEP")
+  "$bin" sweep "$sweep_file" --out "$work/sweep-single" --quiet >"$work/sweep-single.log" 2>&1 || {
+    say "the sweep without shards failed:"
+    cat "$work/sweep-single.log" >&2
+    exit 1
+  }
+  t0=$(now)
+  submitted=$(cd "$work" && DEFERRAL_SIM=$bin bash "$here/submit.sh" --sweep "$sweep_file" \
+    sweep-sharded 2)
+  say "sweep: $submitted"
+  wait_for_jobs "$submitted"
+  sweep_s=$(since "$t0")
+  for file in sweep.csv pareto.csv report.html; do
+    if cmp "$work/sweep-single/$file" "$work/sweep-sharded/$file"; then
+      echo "identical: sweep $file"
+    else
+      say "DIFFERS: sweep $file (sweep run whole vs Slurm merge)"
+      status=1
+    fi
+  done
+  echo "wall time, the sweep as 2 shards through Slurm, submission to merged files: ${sweep_s} s"
+fi
+
 parts_size=$(du -ch "${parts[@]}" | tail -n 1 | cut -f 1)
 echo "wall time, run without shards (--jobs $(nproc)): ${single_s} s"
 echo "wall time, $shards shards through Slurm, submission to merged files: ${sharded_s} s"
 echo "merge: job run time ${merge_runtime}; the same merge timed here: ${merge_s} s" \
   "(${shards} partials, ${parts_size})"
 if [ $status -eq 0 ]; then
-  echo "slurm integration: the merged files equal the single run's, byte for byte"
+  echo "slurm integration: the merged files equal the unsharded ones, byte for byte"
 fi
 exit $status

@@ -1,0 +1,146 @@
+import Foundation
+import MessageDeferral
+import Simulation
+
+/// What one shard of a sweep (`sweep --shard K/N`) writes: shard K of N of every scenario
+/// point's work, and the sweep and scenario texts, so `merge` needs nothing else.
+///
+/// Format (JSON, `partial-K-of-N.json`; documented in results/README.md): `format`
+/// (`"deferral-sim-sweep-partial"`), `format_version` (1), `tool_version`, `sweep_name`,
+/// `sweep_source` and `sweep_sha256`, `scenario_source` and `scenario_sha256`, `block_size`,
+/// `shard`, `shards`, `events`, `point_policies` (per scenario point, the policy names in
+/// report order), and `tallies[scenario point][replication][policy]`, the same integer
+/// accumulators as a run's partial result, so merging is exact in any order.
+public struct SweepPartial: Codable, Sendable {
+  public static let formatName = "deferral-sim-sweep-partial"
+  public static let formatVersion = 1
+
+  public var format = SweepPartial.formatName
+  public var formatVersion = SweepPartial.formatVersion
+  public var toolVersion: String
+  /// The sweep file's name without its extension: the default output folder is
+  /// `results/sweep-<name>/`.
+  public var sweepName: String
+  public var sweepSource: String
+  public var sweepSHA256: String
+  public var scenarioSource: String
+  public var scenarioSHA256: String
+  public var blockSize: Int
+  public var shard: Int
+  public var shards: Int
+  public var events: Int
+  public var pointPolicies: [[String]]
+  public var tallies: [[[Tally]]]
+
+  enum CodingKeys: String, CodingKey {
+    case format, formatVersion = "format_version", toolVersion = "tool_version"
+    case sweepName = "sweep_name", sweepSource = "sweep_source", sweepSHA256 = "sweep_sha256"
+    case scenarioSource = "scenario_source", scenarioSHA256 = "scenario_sha256"
+    case blockSize = "block_size", shard, shards, events
+    case pointPolicies = "point_policies", tallies
+  }
+
+  public init(
+    toolVersion: String, sweepName: String, plan: SweepPlan, file: String, blockSize: Int,
+    shard: Int, shards: Int, tallies: [[[Tally]]]
+  ) throws {
+    self.toolVersion = toolVersion
+    self.sweepName = sweepName
+    sweepSource = plan.source
+    sweepSHA256 = SHA256.hex(Array(plan.source.utf8))
+    scenarioSource = plan.scenarioSource
+    scenarioSHA256 = SHA256.hex(Array(plan.scenarioSource.utf8))
+    self.blockSize = blockSize
+    self.shard = shard
+    self.shards = shards
+    events = tallies.reduce(0) { sum, point in
+      point.reduce(sum) { sum, row in row.reduce(sum) { $0 + $1.events } }
+    }
+    pointPolicies = try plan.pointRuns(file: file).map { $0.scenario.policies.map(\.name) }
+    self.tallies = tallies
+  }
+
+  /// The replications of every scenario point (a grid may vary `scenario.replications`).
+  public var replications: [Int] { tallies.map(\.count) }
+
+  public func encoded() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+  }
+
+  /// The sweep this partial belongs to, read from the texts it holds.
+  public func plan() throws(ScenarioErrors) -> SweepPlan {
+    try SweepPlan.load(
+      source: sweepSource, file: "\(sweepName) (sweep, from a partial result)",
+      scenarioSource: scenarioSource)
+  }
+
+  /// Checks that `partials` are all the shards of one sweep, each once, and adds their tallies.
+  /// The result does not depend on the order of `partials`.
+  public static func merge(
+    _ partials: [SweepPartial], paths: [String]
+  ) throws(PartialError) -> SweepPartial {
+    guard let first = partials.first else {
+      throw PartialError(message: "no partial results given")
+    }
+    for (partial, path) in zip(partials, paths).dropFirst() {
+      try PartialFile.requireAgreement(
+        [
+          (
+            partial.toolVersion == first.toolVersion,
+            "tool version \(partial.toolVersion) vs \(first.toolVersion)"
+          ),
+          (partial.sweepSHA256 == first.sweepSHA256, "a different sweep file (SHA-256 differs)"),
+          (
+            partial.scenarioSHA256 == first.scenarioSHA256,
+            "a different scenario (SHA-256 differs)"
+          ),
+          (
+            partial.pointPolicies == first.pointPolicies
+              && partial.replications == first.replications,
+            "different points"
+          ),
+          (
+            partial.blockSize == first.blockSize,
+            "block size \(partial.blockSize) vs \(first.blockSize)"
+          ),
+          (partial.shards == first.shards, "\(partial.shards) shards vs \(first.shards)"),
+        ], path: path, first: paths[0], what: "sweep")
+    }
+    try PartialFile.requireEveryShardOnce(partials.map(\.shard), of: first.shards, paths: paths)
+    var merged = first
+    merged.shard = 0
+    merged.shards = 1
+    for partial in partials.dropFirst() {
+      merged.events += partial.events
+      for point in merged.tallies.indices {
+        PartialFile.add(partial.tallies[point], to: &merged.tallies[point])
+      }
+    }
+    return merged
+  }
+}
+
+extension SweepPartial {
+  /// The sweep's tables and front from these (merged) tallies, after checking that the sweep
+  /// read back from the partial has the points the tallies were written for.
+  public func outcome() throws -> (plan: SweepPlan, outcome: SweepOutcome) {
+    let plan = try plan()
+    let file = "\(sweepName) (sweep, from a partial result)"
+    let runs = try plan.pointRuns(file: file)
+    let matches =
+      runs.count == tallies.count
+      && zip(runs, zip(tallies, pointPolicies)).allSatisfy { run, point in
+        run.scenario.policies.map(\.name) == point.1
+          && run.scenario.replications == point.0.count
+          && point.0[0][0].screenVisits.count == run.scenario.screens.count
+      }
+    guard matches else {
+      throw PartialError(
+        message: "\(sweepName): the partial's tallies do not fit the sweep it holds (an edited "
+          + "file?); write the shards again")
+    }
+    return (plan, try plan.outcome(tallies: tallies, file: file))
+  }
+}
