@@ -36,6 +36,9 @@ public struct Metric: Sendable {
     quantile("consent_latency_p50_s", lane: 0, 0.50, "median consent latency"),
     quantile("consent_latency_p90_s", lane: 0, 0.90, "90th percentile of consent latency"),
     quantile("consent_latency_p99_s", lane: 0, 0.99, "99th percentile of consent latency"),
+    hold("consent_hold_p50_s", 0.50, "median"),
+    hold("consent_hold_p90_s", 0.90, "90th percentile"),
+    hold("consent_hold_p99_s", 0.99, "99th percentile"),
     Metric(
       name: "consent_deadline_miss_rate",
       definition: "consent messages not displayed by their deadline (renewal), out of those "
@@ -117,6 +120,16 @@ public struct Metric: Sendable {
       definition: "\(what), from first issuance to display (log-binned histogram, relative "
         + "error at most 1%)", unit: "seconds", lowerIsBetter: true
     ) { tally, _ in tally.latency[lane].quantile(p) }
+  }
+
+  /// A quantile of the consent hold: what the policy added to the wait (``Tally/hold``).
+  static func hold(_ name: String, _ p: Double, _ what: String) -> Metric {
+    Metric(
+      name: name,
+      definition: "\(what) of consent hold: time from the message's first delivery to the app "
+        + "to its display, the wait the policy added (log-binned histogram, relative error at "
+        + "most 1%)", unit: "seconds", lowerIsBetter: true
+    ) { tally, _ in tally.hold[0].quantile(p) }
   }
 
   static func count(

@@ -27,6 +27,10 @@ public struct Tally: Sendable, Codable, Equatable {
   public var pending = [Int](repeating: 0, count: 5)
   /// Per reason lane: latency from first issuance to display.
   public var latency: [LatencyHistogram]
+  /// Per reason lane: the hold, from the message's first delivery to the app (the first moment
+  /// any policy could have shown it) to display: the wait the policy itself added, apart from
+  /// how long the user stayed away from the app.
+  public var hold: [LatencyHistogram]
   /// Per reason lane: sum of latencies in whole milliseconds (for exact means).
   public var latencySumMilliseconds = [Int64](repeating: 0, count: 5)
 
@@ -55,6 +59,7 @@ public struct Tally: Sendable, Codable, Equatable {
     screenVisits = Array(repeating: 0, count: screenCount)
     screenInterrupted = Array(repeating: 0, count: screenCount)
     latency = (0..<5).map { _ in LatencyHistogram() }
+    hold = (0..<5).map { _ in LatencyHistogram() }
   }
 
   /// Whether every per-screen array has `screens` entries and every per-reason array one per
@@ -63,7 +68,7 @@ public struct Tally: Sendable, Codable, Equatable {
     let lanes = 5
     return screenVisits.count == screens && screenInterrupted.count == screens
       && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
-      && latency.count == lanes && latencySumMilliseconds.count == lanes
+      && latency.count == lanes && hold.count == lanes && latencySumMilliseconds.count == lanes
   }
 
   /// Adds `other` into `self`. Exact and commutative.
@@ -85,6 +90,7 @@ public struct Tally: Sendable, Codable, Equatable {
       expired[lane] += other.expired[lane]
       pending[lane] += other.pending[lane]
       latency[lane].merge(other.latency[lane])
+      hold[lane].merge(other.hold[lane])
       latencySumMilliseconds[lane] += other.latencySumMilliseconds[lane]
     }
     consentDeadlineMisses += other.consentDeadlineMisses

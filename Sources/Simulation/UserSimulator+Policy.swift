@@ -55,6 +55,9 @@ extension UserSimulator {
     tally.displayed[lane] += 1
     tally.latency[lane].record(latency)
     tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded())
+    // A policy can only show what StoreKit delivered, so deliveredAt is set.
+    assert(!record.deliveredAt.isNaN, "displayed a message never delivered")
+    tally.hold[lane].record(now - record.deliveredAt)
     if forced { tally.fallbackFired += 1 }
     tally.sheets += 1
     trace(forced ? .displayedForced : .displayed, message: index)

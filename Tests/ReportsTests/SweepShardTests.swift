@@ -108,3 +108,21 @@ struct SweepShardTests {
     }
   }
 }
+
+@Suite("Bundled sweep files")
+struct BundledSweepTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "scenarios/sweeps")
+
+  /// Every sweep in scenarios/sweeps loads: its scenario, every grid point and preset check.
+  @Test func everyBundledSweepLoads() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
+      .filter { $0.hasSuffix(".json") }.sorted()
+    #expect(files.count >= 2)
+    for file in files {
+      let plan = try SweepPlan.load(contentsOf: Self.folder.appendingPathComponent(file).path)
+      #expect(plan.parameters.reduce(1) { $0 * $1.values.count } >= 12, "\(file)")
+    }
+  }
+}

@@ -52,6 +52,43 @@ struct EngineClosedFormTests {
     let mean = Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0])
     let tolerance = Self.z * (1 / nu) / Double(users).squareRoot()
     #expect(abs(mean - 1 / nu) < tolerance, "mean \(mean), expected \(1 / nu) ± \(tolerance)")
+    // Shown the moment it is delivered: the policy adds no hold at all.
+    #expect(tally.hold[0].count == users)
+    #expect(tally.hold[0].quantile(1) == 0)
+  }
+
+  /// Every open is a cold launch (splash, 1 ms) onto an immersive screen with exponential
+  /// dwell (mean m), then home. The article's screen gate holds a consent message delivered at
+  /// launch until home appears: hold = 1 ms + Exp(m), mean m + 0.001 s (a message issued while
+  /// the user is on the immersive screen waits for the rest of its dwell, Exp(m) again). The
+  /// latency, by contrast, also counts the ~1/ν the user stays away.
+  @Test func screenGateHoldIsTheGatedScreensDwell() throws {
+    let nu = 1.0 / 3600
+    let m = 60.0
+    var scenario = Fixtures.latencyToNextOpen(nu: nu, window: 86_400)
+    scenario.screens = [
+      Screen(name: "splash", kind: .launch, dwell: .fixed(0.001), transitions: []),
+      Screen(
+        name: "player", kind: .immersive, dwell: .exponential(mean: m),
+        transitions: [Fixtures.transition(.screen(2), 1)]),
+      Screen(
+        name: "home", kind: .home, dwell: .fixed(0.001),
+        transitions: [Fixtures.transition(.background, 1)]),
+    ]
+    scenario.entries = Entries(coldLaunch: 0, newUser: 1, returning: 1)
+    scenario.sessions.backgroundTerminationProbability = 1
+    scenario.policies = [Fixtures.policy("screen-gate")]
+    let users = 6_000
+    let tally = try Self.run(scenario, users: users).tallies[0][0]
+    #expect(tally.displayed[0] == users)
+    #expect(tally.hold[0].count == users)
+    let mean = try #require(tally.hold[0].mean)
+    let expected = m + 0.001
+    let tolerance = Self.z * m / Double(users).squareRoot()
+    #expect(
+      abs(mean - expected) < tolerance, "mean hold \(mean), expected \(expected) ± \(tolerance)")
+    let latency = Double(tally.latencySumMilliseconds[0]) / 1000 / Double(users)
+    #expect(latency > 10 * mean, "latency \(latency) counts the time away; hold does not")
   }
 }
 

@@ -88,7 +88,8 @@ struct EnginePropertyTests {
           + "\(tally.onboardingRunsStarted) \(tally.onboardingRunsInterrupted) "
           + "\(tally.fallbackFired) \(tally.displayAttempts) \(tally.displayFailures) "
           + "\(tally.sheetsInBreaks) \(tally.maxSheetsPerBreak) \(tally.events) "
-          + "\((0..<5).map { tally.latency[$0].quantile(0.9) ?? -1 })"
+          + "\((0..<5).map { tally.latency[$0].quantile(0.9) ?? -1 }) "
+          + "\((0..<5).map { tally.hold[$0].quantile(0.9) ?? -1 })"
       }
     }
   }
@@ -112,6 +113,27 @@ struct EnginePropertyTests {
       }
     }
     #expect(result.tallies[0][0].issued.reduce(0, +) > 100, "the world issues messages")
+  }
+
+  /// The hold (first delivery → display) is part of the latency (first issuance → display):
+  /// one per displayed message, and no quantile of it above the latency's, for every preset.
+  @Test func holdIsPartOfTheLatencyForEveryPreset() throws {
+    let result = try Self.run(Self.world, jobs: 2)
+    var held = 0
+    for row in result.tallies {
+      for tally in row {
+        for lane in 0..<5 {
+          #expect(tally.hold[lane].count == tally.displayed[lane])
+          for p in [0, 0.5, 0.9, 0.99, 1] {
+            guard let hold = tally.hold[lane].quantile(p) else { continue }
+            let latency = try #require(tally.latency[lane].quantile(p))
+            #expect(hold <= latency, "lane \(lane), p \(p): hold \(hold) > latency \(latency)")
+          }
+          held += tally.hold[lane].count
+        }
+      }
+    }
+    #expect(held > 100, "the world displays messages")
   }
 
   /// The same policy under two names gives identical metrics (common random numbers).
