@@ -191,7 +191,9 @@ struct _Ring<Element> {
   }
 
   @inlinable mutating func removeAll() {
-    for index in slots.indices { slots[index] = nil }
+    // Only the used slots hold anything; an empty ring (the common case at a relaunch) is
+    // left untouched, without even a uniqueness check of its buffer.
+    for logical in 0..<used { slots[physical(logical)] = nil }
     head = 0
     used = 0
     tombstones = 0
