@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 
 /// The command-line tool: parses, validates in one place, calls the libraries, prints.
 ///
@@ -136,4 +137,16 @@ struct StandardStreams: OutputStreams {
   }
 
   var errorIsTerminal: Bool { isatty(2) == 1 }
+}
+
+extension OutputFolder {
+  /// A command's output folder, created if needed; failing to create it is a failure of the
+  /// run (exit 1), not bad input.
+  static func forCommand(at path: String) throws -> OutputFolder {
+    do {
+      return try OutputFolder(path: path)
+    } catch {
+      throw ToolError.failure(error.message)
+    }
+  }
 }

@@ -78,12 +78,7 @@ enum MergeCommand {
       throw ToolError.input("\(paths[0]): unknown policy '\(name)' in the partial result")
     }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
-    let folder: OutputFolder
-    do {
-      folder = try OutputFolder(path: outPath)
-    } catch {
-      throw ToolError.failure(error.message)
-    }
+    let folder = try OutputFolder.forCommand(at: outPath)
     let result = RunResult(policies: scenario.policies, tallies: merged.tallies)
     let manifest = Manifest(
       toolVersion: DeferralSim.version, commandLine: CommandLine.arguments,
@@ -115,12 +110,7 @@ enum MergeCommand {
           separator: "\n"))
     }
     let outPath = parsed.value("out") ?? "results/sweep-\(merged.sweepName)"
-    let folder: OutputFolder
-    do {
-      folder = try OutputFolder(path: outPath)
-    } catch {
-      throw ToolError.failure(error.message)
-    }
+    let folder = try OutputFolder.forCommand(at: outPath)
     try SweepCommand.write(
       outcome, plan: plan, name: merged.sweepName, folder: folder, outPath: outPath,
       htmlReport: !parsed.flag("no-report"), started: started, output: output)

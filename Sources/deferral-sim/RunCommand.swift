@@ -112,12 +112,7 @@ enum RunCommand {
           + "unsharded", command: "run")
     }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
-    let folder: OutputFolder
-    do {
-      folder = try OutputFolder(path: outPath)
-    } catch {
-      throw ToolError.failure(error.message)
-    }
+    let folder = try OutputFolder.forCommand(at: outPath)
 
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")

@@ -39,13 +39,8 @@ enum SweepCommand {
       try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     let outPath = parsed.value("out") ?? "results/sweep-\(name)"
-    let folder: OutputFolder
-    do {
-      folder = try OutputFolder(path: outPath)
-    } catch {
-      throw ToolError.failure(error.message)
-    }
     let shard = try RunCommand.parseShard(parsed.value("shard"), command: "sweep")
+    let folder = try OutputFolder.forCommand(at: outPath)
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
     let progress: ((Int, Int) -> Void)? =
