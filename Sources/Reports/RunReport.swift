@@ -99,7 +99,7 @@ public struct RunReport: Sendable {
   public var byReason: CSVTable {
     var table = CSVTable(header: [
       "policy", "reason", "issued", "displayed", "expired", "pending", "latency_p50_s",
-      "latency_p90_s", "latency_p99_s", "hold_p50_s", "hold_p90_s", "hold_p99_s",
+      "latency_p90_s", "latency_p99_s",
     ])
     for (policy, name) in policyNames.enumerated() {
       let total = pooled(policy)
@@ -109,8 +109,6 @@ public struct RunReport: Sendable {
           .integer(total.displayed[lane]), .integer(total.expired[lane]),
           .integer(total.pending[lane]), .number(total.latency[lane].quantile(0.5)),
           .number(total.latency[lane].quantile(0.9)), .number(total.latency[lane].quantile(0.99)),
-          .number(total.hold[lane].quantile(0.5)), .number(total.hold[lane].quantile(0.9)),
-          .number(total.hold[lane].quantile(0.99)),
         ])
       }
     }

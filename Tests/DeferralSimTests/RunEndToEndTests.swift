@@ -43,8 +43,7 @@ struct RunEndToEndTests {
       "paired.csv": "policy,baseline,metric,mean_diff,ci95_low,ci95_high,replications",
       "by-screen.csv": "policy,screen,kind,visits,interrupted,interruption_rate",
       "by-reason.csv":
-        "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s,"
-        + "hold_p50_s,hold_p90_s,hold_p99_s",
+        "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s",
       "replications.csv": "policy,replication,metric,value",
       "messages.csv":
         "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
