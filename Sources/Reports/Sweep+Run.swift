@@ -54,24 +54,30 @@ extension SweepPlan {
   }
 
   /// Simulates every scenario point, or with `shard` only shard K of N of each point's work
-  /// items (see ``RunOptions/shard``; shards must share `blockSize`): `tallies[scenario point][replication][policy]`. Every
+  /// items (see ``RunOptions/shard``; shards must share `blockSize`). `progress` gets the
+  /// scenario point being run (from 0), their count, and the engine's progress within it: `tallies[scenario point][replication][policy]`. Every
   /// scenario point uses the same seed, so the users are the same across points.
   public func simulate(
     jobs: Int, shard: (index: Int, count: Int)? = nil,
     blockSize: Int = RunOptions.defaultBlockSize, file: String,
-    progress: ((Int, Int) -> Void)? = nil
+    progress: (@Sendable (_ point: Int, _ points: Int, RunProgress) -> Void)? = nil
   ) throws -> [[[Tally]]] {
     let runs = try pointRuns(file: file)
     var tallies: [[[Tally]]] = []
-    for (done, run) in runs.enumerated() {
+    for (index, run) in runs.enumerated() {
       let scenario = run.scenario
+      let points = runs.count
+      var pointProgress: (@Sendable (RunProgress) -> Void)?
+      if let progress {
+        pointProgress = { @Sendable report in progress(index, points, report) }
+      }
       let result = try Engine.run(
         CompiledScenario(scenario), policies: scenario.policies,
         options: RunOptions(
           users: scenario.users, replications: scenario.replications, seed: scenario.seed,
-          jobs: jobs, blockSize: blockSize, shard: shard))
+          jobs: jobs, blockSize: blockSize, shard: shard),
+        progress: pointProgress)
       tallies.append(result.tallies)
-      progress?(done + 1, runs.count)
     }
     return tallies
   }
@@ -79,7 +85,8 @@ extension SweepPlan {
   /// Runs every point on this machine: ``simulate(jobs:shard:blockSize:file:progress:)`` then
   /// ``outcome(tallies:file:)``.
   public func run(
-    jobs: Int, file: String, progress: ((Int, Int) -> Void)? = nil
+    jobs: Int, file: String,
+    progress: (@Sendable (_ point: Int, _ points: Int, RunProgress) -> Void)? = nil
   ) throws -> SweepOutcome {
     try outcome(tallies: simulate(jobs: jobs, file: file, progress: progress), file: file)
   }
@@ -140,6 +147,9 @@ extension SweepPlan {
     }.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
     var paretoTable = CSVTable(
       header: ["point", "policy"] + parameterNames + [pareto.x, pareto.y])
+    // Readable units on the terminal (full precision is in pareto.csv).
+    let xUnit = Metric.all[xIndex].unit
+    let yUnit = Metric.all[yIndex].unit
     var lines: [String] = []
     for point in front {
       paretoTable.append(
@@ -150,8 +160,10 @@ extension SweepPlan {
         "\($0)=\($1)"
       }
       lines.append(
-        "\(point.point) \(point.policy)\(settings.isEmpty ? "" : " (" + settings.joined(separator: ", ") + ")"): "
-          + "\(pareto.x) \(CSVField.format(point.x)), \(pareto.y) \(CSVField.format(point.y))")
+        "\(point.point == point.policy ? point.point : point.point + " " + point.policy)"
+          + "\(settings.isEmpty ? "" : " (" + settings.joined(separator: ", ") + ")"): "
+          + "\(pareto.x) \(TerminalTable.format(point.x, xUnit)), "
+          + "\(pareto.y) \(TerminalTable.format(point.y, yUnit))")
     }
     return SweepOutcome(
       sweep: sweep, pareto: paretoTable, frontLines: lines,

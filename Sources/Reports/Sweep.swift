@@ -231,6 +231,11 @@ public struct SweepPlan: Sendable {
   /// One combination of the scenario parameters' values (indices into each `values`).
   public typealias Point = [Int]
 
+  /// How many scenario points the sweep runs (one engine run each).
+  public var scenarioPointCount: Int {
+    scenarioParameters.reduce(1) { $0 * $1.values.count }
+  }
+
   var scenarioParameters: [Parameter] { parameters.filter { !$0.isPolicy } }
   var policyParameters: [Parameter] { parameters.filter(\.isPolicy) }
 

@@ -45,6 +45,7 @@ public struct RunProgress: Sendable {
   public var itemsTotal: Int
   public var events: Int
   public var replicationsDone: Int
+  public var replicationsTotal: Int
 }
 
 /// What a run produced: one ``Tally`` per (replication, policy).
@@ -164,7 +165,8 @@ public enum Engine {
           state.events += local.reduce(0) { $0 + $1.events }
           return RunProgress(
             itemsDone: state.itemsDone, itemsTotal: itemsInShard, events: state.events,
-            replicationsDone: state.blocksDone.filter { $0 == blocks }.count)
+            replicationsDone: state.blocksDone.filter { $0 == blocks }.count,
+            replicationsTotal: options.replications)
         }
         progress?(report)
       }

@@ -116,8 +116,7 @@ enum RunCommand {
 
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
-    let meter = ProgressMeter(
-      enabled: showProgress, replications: scenario.replications, output: output)
+    let meter = ProgressMeter(enabled: showProgress, output: output)
     let options = RunOptions(
       users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs,
       shard: shard)
@@ -219,25 +218,35 @@ enum RunCommand {
   }
 }
 
-/// The progress line on standard error (only when it is a terminal).
+/// The progress line on standard error (only when it is a terminal). A sweep runs one engine
+/// run per scenario point: `points` of them, told apart by `update`'s `point`.
 final class ProgressMeter: @unchecked Sendable {
   let enabled: Bool
-  let replications: Int
+  let points: Int
   let output: any OutputStreams
   let started = Date()
   let lock = NSLock()
   var lastPrinted = Date.distantPast
+  /// The point being run, and the events of the points before it.
+  var point = 0
+  var eventsBefore = 0
+  var eventsInPoint = 0
 
-  init(enabled: Bool, replications: Int, output: any OutputStreams) {
+  init(enabled: Bool, points: Int = 1, output: any OutputStreams) {
     self.enabled = enabled
-    self.replications = replications
+    self.points = max(1, points)
     self.output = output
   }
 
-  func update(_ progress: RunProgress) {
+  func update(_ progress: RunProgress, point: Int = 0) {
     guard enabled else { return }
     lock.lock()
     defer { lock.unlock() }
+    if point != self.point {
+      self.point = point
+      eventsBefore += eventsInPoint
+    }
+    eventsInPoint = progress.events
     let now = Date()
     guard now.timeIntervalSince(lastPrinted) > 0.2 || progress.itemsDone == progress.itemsTotal
     else {
@@ -245,17 +254,19 @@ final class ProgressMeter: @unchecked Sendable {
     }
     lastPrinted = now
     let elapsed = now.timeIntervalSince(started)
-    let rate = elapsed > 0 ? Double(progress.events) / elapsed : 0
-    let fraction = Double(progress.itemsDone) / Double(max(1, progress.itemsTotal))
+    let rate = elapsed > 0 ? Double(eventsBefore + eventsInPoint) / elapsed : 0
+    let inPoint = Double(progress.itemsDone) / Double(max(1, progress.itemsTotal))
+    let fraction = (Double(point) + inPoint) / Double(points)
     let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+    let where_ = points > 1 ? "point \(point + 1)/\(points) · " : ""
     output.errInline(
-      "\r  replications \(progress.replicationsDone)/\(replications) · "
+      "\r  \(where_)replications \(progress.replicationsDone)/\(progress.replicationsTotal) · "
         + "\(TerminalTable.fixed(rate / 1e6, 2))M events/s · "
         + "\(TerminalTable.fixed(left, 0)) s left   ")
   }
 
   func finish() {
     guard enabled else { return }
-    output.errInline("\r" + String(repeating: " ", count: 70) + "\r")
+    output.errInline("\r" + String(repeating: " ", count: 80) + "\r")
   }
 }

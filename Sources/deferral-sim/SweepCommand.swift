@@ -43,15 +43,16 @@ enum SweepCommand {
     let folder = try OutputFolder.forCommand(at: outPath)
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
-    let progress: ((Int, Int) -> Void)? =
-      showProgress
-      ? { done, total in output.errInline("\r  scenario points \(done)/\(total)   ") } : nil
+    let meter = ProgressMeter(
+      enabled: showProgress, points: plan.scenarioPointCount, output: output)
+    var progress: (@Sendable (Int, Int, RunProgress) -> Void)?
+    if showProgress {
+      progress = { @Sendable point, _, report in meter.update(report, point: point) }
+    }
     // Runs the sweep's simulation, turning its errors into the tool's, and clears the
     // progress line after.
     func simulating<T>(_ body: () throws -> T) throws -> T {
-      defer {
-        if showProgress { output.errInline("\r" + String(repeating: " ", count: 40) + "\r") }
-      }
+      defer { meter.finish() }
       do {
         return try body()
       } catch let error as ScenarioErrors {

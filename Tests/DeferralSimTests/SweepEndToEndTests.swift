@@ -105,4 +105,45 @@ struct SweepEndToEndTests {
     #expect(badShard.status == 2)
     #expect(badShard.stderr.contains("--shard"), "\(badShard.stderr)")
   }
+
+  /// On a terminal (a pseudo-terminal from util-linux `script`), sweep and run draw a progress
+  /// line on standard error, a sweep naming its scenario point; through a pipe, none.
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      "needs /usr/bin/script (util-linux) for a pseudo-terminal"))
+  func progressLineOnATerminalOnly() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try Self.tinySweep.write(to: file, atomically: true, encoding: .utf8)
+    func onTerminal(_ arguments: [String]) throws -> String {
+      let command = ([ToolRunner.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+      process.arguments = ["-qec", command, "/dev/null"]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      return String(decoding: data, as: UTF8.self)
+    }
+    let sweep = try onTerminal([
+      "sweep", file.path, "--out", folder.appendingPathComponent("t1").path, "--jobs", "1",
+    ])
+    #expect(sweep.contains("point 2/2 · replications 2/2"), "\(sweep)")
+    let run = try onTerminal([
+      "run", "--users", "40", "--replications", "2", "--out",
+      folder.appendingPathComponent("t2").path, "--no-report",
+    ])
+    #expect(run.contains("replications 2/2 · "), "\(run)")
+    #expect(!run.contains("point "))
+    let piped = try ToolRunner.run([
+      "sweep", file.path, "--out", folder.appendingPathComponent("t3").path,
+    ])
+    #expect(piped.status == 0)
+    #expect(!piped.stderr.contains("replications"), "no progress through a pipe")
+  }
 }
