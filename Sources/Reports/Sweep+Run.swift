@@ -167,7 +167,7 @@ extension SweepPlan {
     }
     return SweepOutcome(
       sweep: sweep, pareto: paretoTable, frontLines: lines,
-      points: runs.count * (compare.count + policyPoints().count), events: events,
+      points: pointCount, events: events,
       tradeOff: tradeOff)
   }
 }

@@ -231,6 +231,20 @@ public struct SweepPlan: Sendable {
   /// One combination of the scenario parameters' values (indices into each `values`).
   public typealias Point = [Int]
 
+  /// Whether the file at `path` is meant as a sweep: a JSON object with a `grid` key. Anything
+  /// else (unreadable, malformed, a scenario) is not, and is best reported as a scenario.
+  public static func isSweep(contentsOf path: String) -> Bool {
+    guard let data = FileManager.default.contents(atPath: path),
+      let root = try? JSONReader.parse(Array(data))
+    else { return false }
+    return root.configValue["grid"] != nil
+  }
+
+  /// The points the sweep reports: each scenario point × (compared presets + policy points).
+  public var pointCount: Int {
+    scenarioPointCount * (compare.count + policyPoints().count)
+  }
+
   /// How many scenario points the sweep runs (one engine run each).
   public var scenarioPointCount: Int {
     scenarioParameters.reduce(1) { $0 * $1.values.count }

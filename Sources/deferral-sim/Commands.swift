@@ -1,4 +1,5 @@
 import MessageDeferral
+import Reports
 import Simulation
 
 /// A subcommand: its spec (for parsing and help) and what it does.
@@ -54,17 +55,25 @@ enum Commands {
   static let validate = Command(
     spec: CommandSpec(
       name: "validate",
-      abstract: "Check scenario files and report every error at once.",
+      abstract: "Check scenario and sweep files and report every error at once.",
       positionalUsage: "FILE...",
       positionalCount: (1, nil),
-      options: []
+      options: [],
+      discussion:
+        "A file with a top-level 'grid' is checked as a sweep (its scenario, every grid point\n"
+        + "and every preset, as 'sweep' would before running); any other as a scenario."
     ),
     execute: { arguments, output in
       var status = ExitStatus.success
       for path in arguments.positionals {
         do {
-          _ = try ScenarioLoader.load(contentsOf: path)
-          output.out("\(path): ok")
+          if SweepPlan.isSweep(contentsOf: path) {
+            let plan = try SweepPlan.load(contentsOf: path)
+            output.out("\(path): ok (sweep of \(plan.pointCount) points)")
+          } else {
+            _ = try ScenarioLoader.load(contentsOf: path)
+            output.out("\(path): ok")
+          }
         } catch let errors as ScenarioErrors {
           output.err(errors.description)
           status = ExitStatus.usage

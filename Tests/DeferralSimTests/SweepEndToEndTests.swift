@@ -41,6 +41,24 @@ struct SweepEndToEndTests {
     #expect(!html.contains("<script"))
   }
 
+  /// `validate` checks a sweep file as a sweep (a scenario file as a scenario), exit 2 on
+  /// any problem.
+  @Test func validateKnowsSweepFiles() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let good = folder.appendingPathComponent("tiny.json")
+    try Self.tinySweep.write(to: good, atomically: true, encoding: .utf8)
+    let ok = try ToolRunner.run(["validate", good.path, RunEndToEndTests.defaultScenario])
+    #expect(ok.status == 0, "\(ok.stderr)")
+    #expect(ok.stdout.contains("\(good.path): ok (sweep of 6 points)"), "\(ok.stdout)")
+    #expect(ok.stdout.contains("\(RunEndToEndTests.defaultScenario): ok"))
+    let bad = folder.appendingPathComponent("bad.json")
+    try #"{"grid": {"policy.sheets_per_break": [1]}, "compare": ["nope"]}"#
+      .write(to: bad, atomically: true, encoding: .utf8)
+    let refused = try ToolRunner.run(["validate", good.path, bad.path])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("\(bad.path): $.compare[0]: must be a preset name"))
+  }
+
   @Test func aBadGridIsABadInput() throws {
     let folder = RunEndToEndTests.temporaryFolder()
     let file = folder.appendingPathComponent("bad.json")
