@@ -108,12 +108,16 @@ extension HTMLReport {
       if displayed > 0 {
         curves.append((policy, cumulativeCurve(tally.latency[0], from: from, to: to)))
       }
-      let quantiles = [0.5, 0.9, 0.99].map { p in
-        tally.latency[0].quantile(p).map(Chart.duration) ?? "—"
+      // Under 1 ms a histogram knows only that (its estimate there is the middle of [min, 1 ms)).
+      func text(_ seconds: Double?) -> String {
+        guard let seconds else { return "—" }
+        return seconds < LatencyHistogram.lowerBound ? "&lt; 1 ms" : Chart.duration(seconds)
       }
+      let quantiles = [0.5, 0.9, 0.99].map { text(tally.latency[0].quantile($0)) }
+      let holds = [0.5, 0.99].map { text(tally.hold[0].quantile($0)) }
       rows += "<tr><th scope=\"row\">\(Chart.escape(name))</th><td>\(grouped(issued))</td>"
       rows += "<td>\(grouped(displayed))</td><td>\(issued > 0 ? share : "—")</td>"
-      rows += quantiles.map { "<td>\($0)</td>" }.joined() + "</tr>\n"
+      rows += (quantiles + holds).map { "<td>\($0)</td>" }.joined() + "</tr>\n"
     }
     var scratch = ChartCanvas(width: width, height: 100)
     let legendHeight = scratch.legend(entries, x: 0, y: 0, maxWidth: width - 90)
@@ -185,11 +189,14 @@ extension HTMLReport {
       "Empirical CDF of price-increase consent latency, all \(data.replications) replications "
       + "pooled: higher and further left is faster. The curves are over <em>displayed</em> "
       + "messages only; messages never displayed by the horizon (expired or still pending) are "
-      + "not in them, so the legend gives each policy's share displayed.\(deadlineNote)"
+      + "not in them, so the legend gives each policy's share displayed.\(deadlineNote) "
+      + "In the table, the hold is the part of the latency the policy added: from the "
+      + "message's first delivery to the app to its display."
     let table =
       "<div class=\"table-wrap\"><table class=\"numbers\"><thead><tr><th scope=\"col\">Policy</th>"
       + "<th scope=\"col\">Issued</th><th scope=\"col\">Displayed</th><th scope=\"col\">Share"
       + "</th><th scope=\"col\">Median</th><th scope=\"col\">p90</th><th scope=\"col\">p99</th>"
+      + "<th scope=\"col\">Hold median</th><th scope=\"col\">Hold p99</th>"
       + "</tr></thead><tbody>\n\(rows)</tbody></table></div>"
     return figure(
       id: "consent", heading: "How fast consent messages are shown", svg: svg, caption: caption,

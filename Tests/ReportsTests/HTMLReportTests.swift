@@ -88,6 +88,17 @@ struct HTMLReportTests {
     for name in HTMLReportFixture.policyNames {
       #expect(html.contains(name))
     }
+    // The consent table: one row per policy, each a header cell and eight numbers (issued,
+    // displayed, share, three latency quantiles, two hold quantiles).
+    let consent = try #require(html.range(of: "<th scope=\"col\">Hold p99</th>"))
+    let body = html[consent.upperBound...]
+    let table = String(body[..<(body.range(of: "</tbody>")?.lowerBound ?? body.endIndex)])
+    let rows = table.components(separatedBy: "<tr>").dropFirst()
+    #expect(rows.count == HTMLReportFixture.policyNames.count)
+    for row in rows {
+      #expect(row.hasPrefix("<th scope=\"row\">"), "\(row)")
+      #expect(row.components(separatedBy: "<td>").count - 1 == 8, "\(row)")
+    }
   }
 
   /// Nothing is loaded from anywhere and nothing runs: no script, no external reference, and a
