@@ -1,6 +1,6 @@
 extension HTMLReport {
   /// The page a sweep writes: every grid point and compared preset on the trade-off plot
-  /// (onboarding interruptions against consent p99 latency, 95% intervals, the Pareto front
+  /// (onboarding interruptions against ``SweepOutcome/tradeOffMetric``, 95% intervals, the Pareto front
   /// highlighted), and the front on the sweep's own two metrics as a list. Self-contained like
   /// ``render(_:manifest:)``.
   public static func renderSweep(
@@ -16,12 +16,18 @@ extension HTMLReport {
         + "<code>sweep.csv</code> has every metric of every point with its 95% interval.</p>\n"
         + "</header>")
     if !outcome.tradeOff.isEmpty {
+      let yLabel =
+        [
+          "consent_latency_p99_s": "Consent latency p99", "consent_hold_p99_s": "Consent hold p99",
+        ][outcome.tradeOffMetric] ?? outcome.tradeOffMetric
       sections.append(
         figure(
           id: "tradeoff", heading: "The trade-off over the grid",
-          svg: tradeOffChart(outcome.tradeOff, id: "sweep-tradeoff", labelLimit: 12),
+          svg: tradeOffChart(
+            outcome.tradeOff, id: "sweep-tradeoff", labelLimit: 12, yLabel: yLabel),
           caption:
-            "Onboarding runs interrupted against consent p99 latency, one point per grid point "
+            "Onboarding runs interrupted against \(Chart.escape(yLabel.lowercased())), one point "
+            + "per grid point "
             + "(all in the first colour) and per compared preset (one colour each), with 95% "
             + "intervals. Filled points are on the Pareto front (lower is better on both); "
             + "coinciding points share a label."))

@@ -7,20 +7,21 @@ public struct TradeOffPoint: Sendable, Equatable {
   public var series: Int
   /// Onboarding interruption rate, a ratio in [0, 1].
   public var onboarding: MeanInterval
-  /// Consent p99 latency, seconds (positive).
-  public var consentP99: MeanInterval
+  /// The y value, a duration in seconds (positive): consent p99 latency on a run's page; on a
+  /// sweep's, the sweep's own y metric when it is a duration.
+  public var duration: MeanInterval
 
-  public init(label: String, series: Int, onboarding: MeanInterval, consentP99: MeanInterval) {
+  public init(label: String, series: Int, onboarding: MeanInterval, duration: MeanInterval) {
     self.label = label
     self.series = series
     self.onboarding = onboarding
-    self.consentP99 = consentP99
+    self.duration = duration
   }
 }
 
 extension HTMLReport {
-  /// The trade-off plot as SVG: onboarding interruption rate (x, linear, %) against consent
-  /// p99 latency (y, log time), one point per entry with both 95% intervals as error bars,
+  /// The trade-off plot as SVG: onboarding interruption rate (x, linear, %) against a duration
+  /// (y, log time; consent p99 latency unless `yLabel` names another), one point per entry with both 95% intervals as error bars,
   /// the Pareto front (on the means; lower is better on both) drawn as a staircase, its
   /// points filled and the dominated ones hollow.
   ///
@@ -29,10 +30,11 @@ extension HTMLReport {
   ///
   /// - Complexity: O(n²) in the number of points (the front).
   public static func tradeOffChart(
-    _ points: [TradeOffPoint], id: String = "tradeoff-chart", labelLimit: Int = 12
+    _ points: [TradeOffPoint], id: String = "tradeoff-chart", labelLimit: Int = 12,
+    yLabel: String = "Consent latency p99"
   ) -> String {
     let width = 960.0
-    let front = Set(paretoFront(points.map { ($0.onboarding.mean, $0.consentP99.mean) }))
+    let front = Set(paretoFront(points.map { ($0.onboarding.mean, $0.duration.mean) }))
     // Room at the top for the front's legend only when there is a staircase to explain.
     let top = front.count >= 2 ? 60.0 : 40.0
     let frame = ChartFrame(
@@ -42,9 +44,9 @@ extension HTMLReport {
     let right = largestRate > 0 ? Chart.niceDomain(min: 0, max: largestRate * 100, count: 6).1 : 1
     // A little room left of 0 so points at 0% sit off the axis line.
     let x = LinearScale(domain: (-right / 50, right), range: (frame.plotLeft, frame.plotRight))
-    let positive = points.flatMap { [$0.consentP99.mean, $0.consentP99.low] }.filter { $0 > 0 }
+    let positive = points.flatMap { [$0.duration.mean, $0.duration.low] }.filter { $0 > 0 }
     let smallest = positive.min() ?? 60
-    let largest = Swift.max(points.map(\.consentP99.high).max() ?? 3600, smallest * 1.01)
+    let largest = Swift.max(points.map(\.duration.high).max() ?? 3600, smallest * 1.01)
     let yLow = smallest / 1.5
     let yHigh = largest * 1.5
     let y = LogScale(domain: (yLow, yHigh), range: (frame.plotBottom, frame.plotTop))
@@ -58,7 +60,7 @@ extension HTMLReport {
       frame: frame,
       ticks: Chart.durationTicks(min: yLow, max: yHigh, count: 7).map {
         AxisTick(position: y($0), label: Chart.durationTickLabel($0))
-      }, title: "Consent latency p99, log scale (lower is better)")
+      }, title: "\(yLabel), log scale (lower is better)")
     canvas.text(
       "↙ better on both", x: frame.plotLeft + 10, y: frame.plotBottom - 10, classes: "hint")
 
@@ -71,7 +73,7 @@ extension HTMLReport {
       var d = ""
       for (step, index) in stairs.enumerated() {
         let px = Chart.coordinate(x(points[index].onboarding.mean * 100))
-        let py = Chart.coordinate(y(points[index].consentP99.mean))
+        let py = Chart.coordinate(y(points[index].duration.mean))
         d += step == 0 ? "M\(px) \(py)" : " H\(px) V\(py)"
       }
       canvas.path(d, classes: "front", title: "Pareto front")
@@ -82,11 +84,11 @@ extension HTMLReport {
         ], x: frame.plotLeft, y: 6, maxWidth: frame.plotWidth)
     }
 
-    let positions = points.map { (x: x($0.onboarding.mean * 100), y: y($0.consentP99.mean)) }
+    let positions = points.map { (x: x($0.onboarding.mean * 100), y: y($0.duration.mean)) }
     let tooltips = points.indices.map { index in
       "\(points[index].label): onboarding "
-        + "\(inlineValue(points[index].onboarding, unit: "ratio")), consent p99 "
-        + "\(inlineValue(points[index].consentP99, unit: "seconds"))"
+        + "\(inlineValue(points[index].onboarding, unit: "ratio")), \(yLabel.lowercased()) "
+        + "\(inlineValue(points[index].duration, unit: "seconds"))"
         + (front.contains(index) ? " (Pareto front)" : "")
     }
     for (index, point) in points.enumerated() {
@@ -100,8 +102,8 @@ extension HTMLReport {
         canvas.line(x1: xLow, y1: py - 4, x2: xLow, y2: py + 4, classes: "")
         canvas.line(x1: xHigh, y1: py - 4, x2: xHigh, y2: py + 4, classes: "")
       }
-      let yLowPosition = y.clamped(Swift.max(yLow, point.consentP99.low))
-      let yHighPosition = y.clamped(point.consentP99.high)
+      let yLowPosition = y.clamped(Swift.max(yLow, point.duration.low))
+      let yHighPosition = y.clamped(point.duration.high)
       if yLowPosition - yHighPosition > 0.5 {
         canvas.line(x1: px, y1: yLowPosition, x2: px, y2: yHighPosition, classes: "")
         canvas.line(x1: px - 4, y1: yLowPosition, x2: px + 4, y2: yLowPosition, classes: "")
@@ -228,7 +230,7 @@ extension HTMLReport {
         let latency = data.interval(policy, "consent_latency_p99_s")
       {
         points.append(
-          TradeOffPoint(label: name, series: policy, onboarding: onboarding, consentP99: latency))
+          TradeOffPoint(label: name, series: policy, onboarding: onboarding, duration: latency))
       } else {
         missing.append(name)
       }

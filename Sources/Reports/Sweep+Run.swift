@@ -13,6 +13,9 @@ public struct SweepOutcome: Sendable {
   /// Every point with both an onboarding interruption rate and a consent p99 latency, for
   /// the report's trade-off plot (series 0 for grid points, 1... for compared presets).
   public var tradeOff: [TradeOffPoint] = []
+  /// The y metric of the trade-off plot: the sweep's own y when it is a duration, else
+  /// consent p99 latency.
+  public var tradeOffMetric = "consent_latency_p99_s"
 }
 
 /// What a sweep runs at one scenario point: the compared presets and every policy point, in one
@@ -103,7 +106,9 @@ extension SweepPlan {
     var candidates: [(point: String, policy: String, labels: [String], x: Double, y: Double)] = []
     var tradeOff: [TradeOffPoint] = []
     let onboardingIndex = Metric.all.firstIndex { $0.name == "onboarding_interruption_rate" }!
-    let p99Index = Metric.all.firstIndex { $0.name == "consent_latency_p99_s" }!
+    let tradeOffMetric =
+      Metric.named(pareto.y)?.unit == "seconds" ? pareto.y : "consent_latency_p99_s"
+    let p99Index = Metric.all.firstIndex { $0.name == tradeOffMetric }!
     var events = 0
     let xIndex = Metric.all.firstIndex { $0.name == pareto.x }!
     let yIndex = Metric.all.firstIndex { $0.name == pareto.y }!
@@ -131,7 +136,7 @@ extension SweepPlan {
           tradeOff.append(
             TradeOffPoint(
               label: "\(point) \(policy.name)", series: series, onboarding: onboarding,
-              consentP99: p99))
+              duration: p99))
         }
         if let x = report.interval(policy: index, metric: xIndex)?.mean,
           let y = report.interval(policy: index, metric: yIndex)?.mean
@@ -168,6 +173,6 @@ extension SweepPlan {
     return SweepOutcome(
       sweep: sweep, pareto: paretoTable, frontLines: lines,
       points: pointCount, events: events,
-      tradeOff: tradeOff)
+      tradeOff: tradeOff, tradeOffMetric: tradeOffMetric)
   }
 }

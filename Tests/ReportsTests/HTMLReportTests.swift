@@ -279,10 +279,10 @@ struct HTMLReportTests {
         TradeOffPoint(
           label: "grid \(index)", series: index % 8,
           onboarding: try #require(MeanInterval(values: [x, x * 1.1])),
-          consentP99: try #require(MeanInterval(values: [y, y * 1.2]))))
+          duration: try #require(MeanInterval(values: [y, y * 1.2]))))
     }
     let svg = HTMLReport.tradeOffChart(points)
-    let front = HTMLReport.paretoFront(points.map { ($0.onboarding.mean, $0.consentP99.mean) })
+    let front = HTMLReport.paretoFront(points.map { ($0.onboarding.mean, $0.duration.mean) })
     let labels = svg.components(separatedBy: "class=\"point-label").count - 1
     #expect(labels >= 1 && labels <= front.count)
     for index in points.indices where !front.contains(index) {

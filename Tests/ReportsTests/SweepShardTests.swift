@@ -126,3 +126,38 @@ struct BundledSweepTests {
     }
   }
 }
+
+@Suite("Sweep report's trade-off plot")
+struct SweepTradeOffTests {
+  /// The plot's y is the sweep's own y metric when that is a duration (here the consent hold),
+  /// and consent p99 latency otherwise.
+  @Test(arguments: [
+    ("consent_hold_p99_s", "consent_hold_p99_s", "Consent hold p99, log scale"),
+    ("fallback_fired", "consent_latency_p99_s", "Consent latency p99, log scale"),
+  ])
+  func plotsTheSweepsDurationMetric(y: String, plotted: String, axis: String) throws {
+    let source = SweepShardTests.source.replacingOccurrences(
+      of: "\"compare\"",
+      with: "\"pareto\": [\"onboarding_interruption_rate\", \"\(y)\"], \"compare\"")
+    let plan = try SweepShardTests.plan(source)
+    let outcome = try plan.run(jobs: 2, file: "tiny.json")
+    #expect(outcome.tradeOffMetric == plotted)
+    let index = try #require(Metric.all.firstIndex { $0.name == plotted })
+    #expect(!outcome.tradeOff.isEmpty)
+    // Every plotted point carries that metric's mean, as sweep.csv has it.
+    let rows = outcome.sweep.text.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    for point in outcome.tradeOff {
+      let parts = point.label.split(separator: " ")
+      let row = try #require(
+        rows.first {
+          $0.count > 5 && $0[0] == parts[0] && $0[1] == parts[1]
+            && $0[$0.count - 5] == Metric.all[index].name[...]
+        })
+      #expect(Double(row[row.count - 4]) == point.duration.mean)
+    }
+    let html = HTMLReport.renderSweep(name: "tiny", outcome: outcome, pareto: plan.pareto)
+    #expect(html.contains(axis))
+  }
+}
