@@ -135,7 +135,8 @@ extension SweepPlan {
             run.pointNames[index] == nil ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
           tradeOff.append(
             TradeOffPoint(
-              label: "\(point) \(policy.name)", series: series, onboarding: onboarding,
+              label: point == policy.name ? point : "\(point) \(policy.name)", series: series,
+              onboarding: onboarding,
               duration: p99))
         }
         if let x = report.interval(policy: index, metric: xIndex)?.mean,

@@ -149,10 +149,12 @@ struct SweepTradeOffTests {
       $0.split(separator: ",", omittingEmptySubsequences: false)
     }
     for point in outcome.tradeOff {
+      // "p3" for a grid point (its policy is named after it), "s1 storekit-auto" for a preset.
       let parts = point.label.split(separator: " ")
+      let policy = parts.count > 1 ? parts[1] : parts[0]
       let row = try #require(
         rows.first {
-          $0.count > 5 && $0[0] == parts[0] && $0[1] == parts[1]
+          $0.count > 5 && $0[0] == parts[0] && $0[1] == policy
             && $0[$0.count - 5] == Metric.all[index].name[...]
         })
       #expect(Double(row[row.count - 4]) == point.duration.mean)
