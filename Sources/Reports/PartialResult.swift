@@ -70,15 +70,6 @@ public struct PartialResult: Codable, Sendable {
     return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
   }
 
-  /// Reads a run's partial result; a sweep's is refused with a pointer to the right merge.
-  public static func decode(contentsOf path: String) throws(PartialError) -> PartialResult {
-    switch try PartialFile.read(contentsOf: path) {
-    case .run(let partial): return partial
-    case .sweep:
-      throw PartialError(message: "\(path): a sweep's partial result, not a run's")
-    }
-  }
-
   /// Checks that `partials` are all the shards of one run, each once, and adds their tallies.
   ///
   /// Refuses different scenarios, seeds, versions, user or replication counts, policies or

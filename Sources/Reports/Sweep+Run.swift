@@ -10,8 +10,8 @@ public struct SweepOutcome: Sendable {
   public var frontLines: [String]
   public var points: Int
   public var events: Int
-  /// Every point with both an onboarding interruption rate and a consent p99 latency, for
-  /// the report's trade-off plot (series 0 for grid points, 1... for compared presets).
+  /// Every point with both an onboarding interruption rate and a positive ``tradeOffMetric``,
+  /// for the report's trade-off plot (series 0 for grid points, 1... for compared presets).
   public var tradeOff: [TradeOffPoint] = []
   /// The y metric of the trade-off plot: the sweep's own y when it is a duration, else
   /// consent p99 latency.
@@ -57,9 +57,10 @@ extension SweepPlan {
   }
 
   /// Simulates every scenario point, or with `shard` only shard K of N of each point's work
-  /// items (see ``RunOptions/shard``; shards must share `blockSize`). `progress` gets the
-  /// scenario point being run (from 0), their count, and the engine's progress within it: `tallies[scenario point][replication][policy]`. Every
-  /// scenario point uses the same seed, so the users are the same across points.
+  /// items (see ``RunOptions/shard``; shards must share `blockSize`), and returns
+  /// `tallies[scenario point][replication][policy]`. Every scenario point uses the same seed,
+  /// so the users are the same across points. `progress` gets the scenario point being run
+  /// (from 0), their count, and the engine's progress within it.
   public func simulate(
     jobs: Int, shard: (index: Int, count: Int)? = nil,
     blockSize: Int = RunOptions.defaultBlockSize, file: String,
@@ -108,7 +109,7 @@ extension SweepPlan {
     let onboardingIndex = Metric.all.firstIndex { $0.name == "onboarding_interruption_rate" }!
     let tradeOffMetric =
       Metric.named(pareto.y)?.unit == "seconds" ? pareto.y : "consent_latency_p99_s"
-    let p99Index = Metric.all.firstIndex { $0.name == tradeOffMetric }!
+    let durationIndex = Metric.all.firstIndex { $0.name == tradeOffMetric }!
     var events = 0
     let xIndex = Metric.all.firstIndex { $0.name == pareto.x }!
     let yIndex = Metric.all.firstIndex { $0.name == pareto.y }!
@@ -129,7 +130,7 @@ extension SweepPlan {
             ])
         }
         if let onboarding = report.interval(policy: index, metric: onboardingIndex),
-          let p99 = report.interval(policy: index, metric: p99Index), p99.mean > 0
+          let duration = report.interval(policy: index, metric: durationIndex), duration.mean > 0
         {
           let series =
             run.pointNames[index] == nil ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
@@ -137,7 +138,7 @@ extension SweepPlan {
             TradeOffPoint(
               label: point == policy.name ? point : "\(point) \(policy.name)", series: series,
               onboarding: onboarding,
-              duration: p99))
+              duration: duration))
         }
         if let x = report.interval(policy: index, metric: xIndex)?.mean,
           let y = report.interval(policy: index, metric: yIndex)?.mean

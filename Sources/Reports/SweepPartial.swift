@@ -69,11 +69,12 @@ public struct SweepPartial: Codable, Sendable {
     return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
   }
 
+  /// How messages about the sweep read back from this partial name it.
+  var sourceLabel: String { "\(sweepName) (sweep, from a partial result)" }
+
   /// The sweep this partial belongs to, read from the texts it holds.
   public func plan() throws(ScenarioErrors) -> SweepPlan {
-    try SweepPlan.load(
-      source: sweepSource, file: "\(sweepName) (sweep, from a partial result)",
-      scenarioSource: scenarioSource)
+    try SweepPlan.load(source: sweepSource, file: sourceLabel, scenarioSource: scenarioSource)
   }
 
   /// Checks that `partials` are all the shards of one sweep, each once, and adds their tallies.
@@ -127,8 +128,7 @@ extension SweepPartial {
   /// read back from the partial has the points the tallies were written for.
   public func outcome() throws -> (plan: SweepPlan, outcome: SweepOutcome) {
     let plan = try plan()
-    let file = "\(sweepName) (sweep, from a partial result)"
-    let runs = try plan.pointRuns(file: file)
+    let runs = try plan.pointRuns(file: sourceLabel)
     let matches =
       runs.count == tallies.count
       && zip(runs, zip(tallies, pointPolicies)).allSatisfy { run, point in
@@ -141,6 +141,6 @@ extension SweepPartial {
         message: "\(sweepName): the partial's tallies do not fit the sweep it holds (an edited "
           + "file?); write the shards again")
     }
-    return (plan, try plan.outcome(tallies: tallies, file: file))
+    return (plan, try plan.outcome(tallies: tallies, file: sourceLabel))
   }
 }

@@ -107,6 +107,11 @@ struct ToolError: Error {
     ToolError(message: message, status: ExitStatus.usage)
   }
 
+  /// Bad policy definitions read from `file`, one line each: exit 2.
+  static func input(_ issues: ConfigIssues, file: String) -> ToolError {
+    input(issues.issues.map { "\(file): \($0.path): \($0.message)" }.joined(separator: "\n"))
+  }
+
   /// A failure while running (an unwritable folder): exit 1.
   static func failure(_ message: String) -> ToolError {
     ToolError(message: message, status: ExitStatus.failure)

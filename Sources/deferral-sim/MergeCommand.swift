@@ -105,9 +105,7 @@ enum MergeCommand {
     } catch let error as PartialError {
       throw ToolError.input(error.message)
     } catch let error as ConfigIssues {
-      throw ToolError.input(
-        error.issues.map { "\(merged.sweepName): \($0.path): \($0.message)" }.joined(
-          separator: "\n"))
+      throw ToolError.input(error, file: merged.sweepName)
     }
     let outPath = parsed.value("out") ?? "results/sweep-\(merged.sweepName)"
     let folder = try OutputFolder.forCommand(at: outPath)

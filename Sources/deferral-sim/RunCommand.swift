@@ -258,9 +258,9 @@ final class ProgressMeter: @unchecked Sendable {
     let inPoint = Double(progress.itemsDone) / Double(max(1, progress.itemsTotal))
     let fraction = (Double(point) + inPoint) / Double(points)
     let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-    let where_ = points > 1 ? "point \(point + 1)/\(points) · " : ""
+    let pointText = points > 1 ? "point \(point + 1)/\(points) · " : ""
     output.errInline(
-      "\r  \(where_)replications \(progress.replicationsDone)/\(progress.replicationsTotal) · "
+      "\r  \(pointText)replications \(progress.replicationsDone)/\(progress.replicationsTotal) · "
         + "\(TerminalTable.fixed(rate / 1e6, 2))M events/s · "
         + "\(TerminalTable.fixed(left, 0)) s left   ")
   }

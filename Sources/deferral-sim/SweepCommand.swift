@@ -58,8 +58,7 @@ enum SweepCommand {
       } catch let error as ScenarioErrors {
         throw ToolError.input(error.description)
       } catch let error as ConfigIssues {
-        throw ToolError.input(
-          error.issues.map { "\(path): \($0.path): \($0.message)" }.joined(separator: "\n"))
+        throw ToolError.input(error, file: path)
       } catch let error as EngineError {
         throw ToolError.failure(error.description)
       }

@@ -97,6 +97,36 @@ struct ScaleOutTests {
 
   // MARK: Slurm scripts, without Slurm
 
+  /// The environment the scripts see: the binary under test, one CPU per task.
+  static let scriptEnvironment = [
+    "DEFERRAL_SIM": ToolRunner.binary.path, "SLURM_CPUS_PER_TASK": "1",
+  ]
+
+  /// shard.sbatch as array task `task` of `tasks` would run it, in `work`.
+  static func arrayTask(
+    _ arguments: [String], task: Int, of tasks: Int, in work: URL
+  ) throws -> Shell.Result {
+    try Shell.run(
+      "bash", [path("scripts/slurm/shard.sbatch")] + arguments, in: work,
+      environment: scriptEnvironment.merging(
+        ["SLURM_ARRAY_TASK_ID": "\(task)", "SLURM_ARRAY_TASK_COUNT": "\(tasks)"]) { $1 })
+  }
+
+  /// merge.sbatch on OUT's N partials, then `files` compared between `single/` and `OUT/`.
+  static func mergeAndCompare(
+    out: String, shards: Int, files: [String], in work: URL
+  ) throws {
+    let merge = try Shell.run(
+      "bash", [path("scripts/slurm/merge.sbatch"), out, "\(shards)"], in: work,
+      environment: scriptEnvironment)
+    #expect(merge.status == 0, "\(merge.output)")
+    for file in files {
+      let one = try Data(contentsOf: work.appendingPathComponent("single/\(file)"))
+      let joined = try Data(contentsOf: work.appendingPathComponent("\(out)/\(file)"))
+      #expect(one == joined, "\(file) differs between the unsharded and the merged shards")
+    }
+  }
+
   /// The array task and merge scripts as Slurm would run them (the array variables set by
   /// hand), so their command lines are exercised wherever the tests run, Slurm or not.
   @Test func slurmScriptsWithoutSlurmEqualASingleRun() throws {
@@ -106,32 +136,15 @@ struct ScaleOutTests {
     let single = try ToolRunner.run(
       ["run"] + options + ["--out", work.appendingPathComponent("single").path, "--quiet"])
     #expect(single.status == 0, "\(single.stderr)")
-    let environment = ["DEFERRAL_SIM": ToolRunner.binary.path, "SLURM_CPUS_PER_TASK": "1"]
     for shard in 0..<3 {
-      let task = try Shell.run(
-        "bash", [Self.path("scripts/slurm/shard.sbatch"), "default", "sharded"] + options,
-        in: work,
-        environment: environment.merging(
-          ["SLURM_ARRAY_TASK_ID": "\(shard)", "SLURM_ARRAY_TASK_COUNT": "3"]) { $1 })
+      let task = try Self.arrayTask(["default", "sharded"] + options, task: shard, of: 3, in: work)
       #expect(task.status == 0, "\(task.output)")
     }
     // A --jobs among the run options replaces the script's own instead of repeating it.
-    let withJobs = try Shell.run(
-      "bash",
-      [Self.path("scripts/slurm/shard.sbatch"), "default", "jobs"] + options + ["--jobs", "2"],
-      in: work,
-      environment: environment.merging(
-        ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3"]) { $1 })
+    let withJobs = try Self.arrayTask(
+      ["default", "jobs"] + options + ["--jobs", "2"], task: 0, of: 3, in: work)
     #expect(withJobs.status == 0, "\(withJobs.output)")
-    let merge = try Shell.run(
-      "bash", [Self.path("scripts/slurm/merge.sbatch"), "sharded", "3"], in: work,
-      environment: environment)
-    #expect(merge.status == 0, "\(merge.output)")
-    for file in Self.reports {
-      let one = try Data(contentsOf: work.appendingPathComponent("single/\(file)"))
-      let joined = try Data(contentsOf: work.appendingPathComponent("sharded/\(file)"))
-      #expect(one == joined, "\(file) differs between the run and its merged shards")
-    }
+    try Self.mergeAndCompare(out: "sharded", shards: 3, files: Self.reports, in: work)
     // Outside an array the task script refuses to run, saying why.
     let bare = try Shell.run(
       "bash", [Self.path("scripts/slurm/shard.sbatch"), "default", "bare"], in: work,
@@ -153,24 +166,13 @@ struct ScaleOutTests {
     let single = try ToolRunner.run(
       ["sweep", sweep.path, "--out", work.appendingPathComponent("single").path, "--quiet"])
     #expect(single.status == 0, "\(single.stderr)")
-    let environment = ["DEFERRAL_SIM": ToolRunner.binary.path, "SLURM_CPUS_PER_TASK": "1"]
     for shard in 0..<2 {
-      let task = try Shell.run(
-        "bash", [Self.path("scripts/slurm/shard.sbatch"), "--sweep", sweep.path, "sharded"],
-        in: work,
-        environment: environment.merging(
-          ["SLURM_ARRAY_TASK_ID": "\(shard)", "SLURM_ARRAY_TASK_COUNT": "2"]) { $1 })
+      let task = try Self.arrayTask(
+        ["--sweep", sweep.path, "sharded"], task: shard, of: 2, in: work)
       #expect(task.status == 0, "\(task.output)")
     }
-    let merge = try Shell.run(
-      "bash", [Self.path("scripts/slurm/merge.sbatch"), "sharded", "2"], in: work,
-      environment: environment)
-    #expect(merge.status == 0, "\(merge.output)")
-    for file in SweepEndToEndTests.files {
-      let one = try Data(contentsOf: work.appendingPathComponent("single/\(file)"))
-      let joined = try Data(contentsOf: work.appendingPathComponent("sharded/\(file)"))
-      #expect(one == joined, "\(file) differs between the sweep and its merged shards")
-    }
+    try Self.mergeAndCompare(
+      out: "sharded", shards: 2, files: SweepEndToEndTests.files, in: work)
   }
 
   // MARK: Kubernetes
