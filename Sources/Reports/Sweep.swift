@@ -50,11 +50,13 @@ public struct SweepPlan: Sendable {
 
   /// Reads and checks a sweep file; every problem is reported at once.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> SweepPlan {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ScenarioErrors(
-        file: path, problems: [.init(path: "", message: "cannot read the file; check the path")])
+    let data: [UInt8]
+    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
+    case .success(let bytes): data = bytes
+    case .failure(let problem):
+      throw ScenarioErrors(file: path, problems: [.init(path: "", message: problem.message)])
     }
-    guard let source = String(data: data, encoding: .utf8) else {
+    guard let source = String(validating: data, as: UTF8.self) else {
       throw ScenarioErrors(
         file: path, problems: [.init(path: "", message: "not UTF-8 text; save it as UTF-8")])
     }
@@ -234,8 +236,8 @@ public struct SweepPlan: Sendable {
   /// Whether the file at `path` is meant as a sweep: a JSON object with a `grid` key. Anything
   /// else (unreadable, malformed, a scenario) is not, and is best reported as a scenario.
   public static func isSweep(contentsOf path: String) -> Bool {
-    guard let data = FileManager.default.contents(atPath: path),
-      let root = try? JSONReader.parse(Array(data))
+    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
+      let root = try? JSONReader.parse(data)
     else { return false }
     return root.configValue["grid"] != nil
   }

@@ -37,23 +37,12 @@ public enum ScenarioLoader {
     func fail(_ message: String) -> ScenarioErrors {
       ScenarioErrors(file: path, problems: [ScenarioErrors.Problem(path: "", message: message)])
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw fail("no such file; check the path (the bundled scenarios are in scenarios/)")
+    let bytes: [UInt8]
+    switch readRegularFile(path, limit: maximumFileSize) {
+    case .success(let read): bytes = read
+    case .failure(let problem): throw fail(problem.message)
     }
-    if isDirectory.boolValue {
-      throw fail("is a folder, not a scenario file; name a .json file")
-    }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
-      .intValue
-    if let size, size > maximumFileSize {
-      throw fail(
-        "is \(size) bytes; a scenario file is at most \(maximumFileSize) bytes (16 MiB)")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw fail("cannot be read; check its permissions")
-    }
-    return try load(json: [UInt8](data), file: path)
+    return try load(json: bytes, file: path)
   }
 
   /// Reads and validates a scenario from UTF-8 JSON bytes; `file` names it in errors.
@@ -83,6 +72,16 @@ public enum ScenarioLoader {
 
   /// Validates an already parsed document.
   public static func load(_ root: JSONNode, file: String) throws(ScenarioErrors) -> Scenario {
+    if root["grid"] != nil, root["scenario"] != nil {
+      throw ScenarioErrors(
+        file: file,
+        problems: [
+          ScenarioErrors.Problem(
+            path: "$.grid",
+            message: "this is a sweep file, not a scenario; run it with 'deferral-sim sweep "
+              + "\(file)' (or check it with 'deferral-sim validate')")
+        ])
+    }
     var decoder = _ScenarioDecoder()
     let scenario = decoder.readScenario(root)
     if let scenario, decoder.problems.isEmpty { return scenario }

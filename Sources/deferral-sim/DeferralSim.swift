@@ -12,6 +12,7 @@ struct DeferralSim {
 
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    StopSignals.install()
     let status = run(arguments, output: StandardStreams())
     exit(status)
   }
@@ -19,8 +20,9 @@ struct DeferralSim {
   /// Runs the tool on `arguments` (program name excluded) and returns the exit status.
   static func run(_ arguments: [String], output: some OutputStreams) -> Int32 {
     guard let first = arguments.first else {
-      output.out(toolHelp)
-      return 0
+      output.err(toolHelp)
+      output.err("\nerror: no command given; for example 'deferral-sim run'")
+      return ExitStatus.usage
     }
     switch first {
     case "-h", "--help", "help":
@@ -31,6 +33,12 @@ struct DeferralSim {
       }
       return 0
     case "--version", "-V":
+      guard arguments.count == 1 else {
+        let extra = arguments.dropFirst().map { "'\($0)'" }.joined(separator: ", ")
+        output.err(
+          "error: '--version' takes no arguments, not \(extra)\nSee 'deferral-sim --help'.")
+        return ExitStatus.usage
+      }
       output.out("deferral-sim \(version)")
       return 0
     default:
@@ -147,11 +155,28 @@ struct StandardStreams: OutputStreams {
 extension OutputFolder {
   /// A command's output folder, created if needed; failing to create it is a failure of the
   /// run (exit 1), not bad input.
-  static func forCommand(at path: String) throws -> OutputFolder {
+  static func forCommand(at path: String, mode: Mode = .replace) throws -> OutputFolder {
     do {
-      return try OutputFolder(path: path)
+      return try OutputFolder(path: path, mode: mode)
     } catch {
-      throw ToolError.failure(error.message)
+      throw ToolError(error)
     }
+  }
+
+  /// Commits the staged files, mapping a failure to its exit status.
+  func commitForCommand() throws {
+    do {
+      try commit()
+    } catch {
+      throw ToolError(error)
+    }
+  }
+}
+
+extension ToolError {
+  /// An output folder's error: exit 2 for a path that cannot be a folder, else 1.
+  init(_ error: OutputError) {
+    self.init(
+      message: error.message, status: error.isUsage ? ExitStatus.usage : ExitStatus.failure)
   }
 }

@@ -18,9 +18,14 @@ enum RunCommand {
         scenario: ScenarioLoader.embeddedDefault(),
         bytes: Array(ScenarioLoader.embeddedDefaultJSON.utf8))
     }
+    // Read once: the manifest's hash is of the very bytes simulated.
+    let bytes: [UInt8]
+    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
+    case .success(let read): bytes = read
+    case .failure(let problem): throw ToolError.input("\(path): \(problem.message)")
+    }
     do {
-      let scenario = try ScenarioLoader.load(contentsOf: path)
-      let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Array($0) } ?? []
+      let scenario = try ScenarioLoader.load(json: bytes, file: path)
       return LoadedScenario(scenario: scenario, bytes: bytes)
     } catch {
       throw ToolError.input(error.description)
@@ -112,7 +117,8 @@ enum RunCommand {
           + "unsharded", command: "run")
     }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
-    let folder = try OutputFolder.forCommand(at: outPath)
+    let folder = try OutputFolder.forCommand(
+      at: outPath, mode: shard == nil ? .replace : .shared)
 
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
@@ -129,7 +135,8 @@ enum RunCommand {
     if parsed.flag("messages-log") {
       let log: MessageLog
       do {
-        log = try MessageLog(folder: outPath, scenario: scenario, policies: scenario.policies)
+        log = try MessageLog(
+          folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
       } catch {
         throw ToolError.failure(error.message)
       }
@@ -169,7 +176,7 @@ enum RunCommand {
       do {
         try folder.write(try partial.encoded(), to: name)
       } catch let error as OutputError {
-        throw ToolError.failure(error.message)
+        throw ToolError(error)
       }
       output.out(
         "\(scenario.name): shard \(shard.index)/\(shard.count), \(result.events) events, "
@@ -203,8 +210,9 @@ enum RunCommand {
       if htmlReport {
         try folder.write(HTMLReport.render(report, manifest: manifest), to: "report.html")
       }
+      try folder.commit()
     } catch {
-      throw ToolError.failure(error.message)
+      throw ToolError(error)
     }
     output.out(
       "\(scenario.name): \(scenario.users) users × \(scenario.replications) replications × "

@@ -40,7 +40,8 @@ enum SweepCommand {
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     let outPath = parsed.value("out") ?? "results/sweep-\(name)"
     let shard = try RunCommand.parseShard(parsed.value("shard"), command: "sweep")
-    let folder = try OutputFolder.forCommand(at: outPath)
+    let folder = try OutputFolder.forCommand(
+      at: outPath, mode: shard == nil ? .replace : .shared)
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
     let meter = ProgressMeter(
@@ -76,7 +77,7 @@ enum SweepCommand {
           tallies: tallies)
         try folder.write(try partial.encoded(), to: fileName)
       } catch let error as OutputError {
-        throw ToolError.failure(error.message)
+        throw ToolError(error)
       }
       output.out(
         "\(name): shard \(shard.index)/\(shard.count) of \(tallies.count) scenario point(s), "
@@ -105,8 +106,9 @@ enum SweepCommand {
           HTMLReport.renderSweep(name: name, outcome: outcome, pareto: plan.pareto),
           to: "report.html")
       }
+      try folder.commit()
     } catch {
-      throw ToolError.failure(error.message)
+      throw ToolError(error)
     }
     output.out(
       "\(name): \(outcome.points) points, \(outcome.events) events, "

@@ -1,0 +1,254 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The POSIX calls behind ``OutputFolder``, with messages in plain words (`strerror`), never
+/// Foundation's "error 512".
+enum _FileSystem {
+  /// The marker file listing what a command wrote into its folder.
+  static let markerName = ".deferral-sim-output"
+  /// What earlier versions (without a marker) wrote into an output folder.
+  static let legacyNames: Set<String> = [
+    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "replications.csv",
+    "manifest.json", "report.html", "messages.csv", "sweep.csv", "pareto.csv",
+  ]
+
+  static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+  /// A file a deferral-sim command may have left in an output folder: a legacy output name, a
+  /// shard partial, the marker, or one of its own temporary files.
+  static func isOwnName(_ entry: String) -> Bool {
+    if legacyNames.contains(entry) || entry == markerName || isPartial(entry) { return true }
+    return entry.hasPrefix(".") && (entry.contains(".tmp-") || entry.hasPrefix(".messages-"))
+  }
+
+  /// `partial-K-of-N.json`: shard results, kept when the folder is replaced.
+  static func isPartial(_ entry: String) -> Bool {
+    entry.hasPrefix("partial-") && entry.hasSuffix(".json")
+  }
+
+  /// The entries of the folder at `path` (no `.`/`..`), or `nil` when it does not exist.
+  static func entries(of path: String) -> [String]? {
+    guard let directory = opendir(path) else { return nil }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// The names listed in the folder's marker, or `nil` without one.
+  static func markerEntries(in path: String) -> Set<String>? {
+    let marker = (path as NSString).appendingPathComponent(markerName)
+    guard let data = FileManager.default.contents(atPath: marker) else { return nil }
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return Set(lines.filter { !$0.hasPrefix("#") })
+  }
+
+  /// Writes the marker listing `names` into `folder`.
+  static func write(marker names: [String], in folder: String) throws(OutputError) {
+    let text =
+      "# Written by deferral-sim: this folder is one unit, replaced whole by the next run.\n"
+      + names.joined(separator: "\n") + "\n"
+    let target = (folder as NSString).appendingPathComponent(markerName)
+    try writeExclusive(Array(text.utf8), to: target, shownAs: target)
+  }
+
+  /// Creates `path` and its missing parents; returns the folders it created, deepest last.
+  @discardableResult
+  static func makeFolders(
+    _ path: String, keep: Bool = false, for output: String? = nil
+  ) throws(OutputError) -> [String] {
+    let shown = output ?? path
+    var missing: [String] = []
+    var current = path
+    while !current.isEmpty, current != "/", current != "." {
+      var info = stat()
+      if stat(current, &info) == 0 {
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+          throw OutputError(
+            message: "cannot create output folder '\(shown)': '\(current)' is a file, not a "
+              + "folder; choose another path with --out", isUsage: true)
+        }
+        break
+      }
+      missing.append(current)
+      current = (current as NSString).deletingLastPathComponent
+    }
+    var created: [String] = []
+    for folder in missing.reversed() {
+      if mkdir(folder, 0o755) != 0, errno != EEXIST {
+        let code = errno
+        removeEmpty(created)
+        throw OutputError(
+          message: "cannot create output folder '\(shown)': \(folder): \(text(code))",
+          isUsage: code == ENOTDIR)
+      }
+      created.append(folder)
+    }
+    return keep ? [] : created
+  }
+
+  /// Checks that `folder` exists as a writable folder or could be created.
+  static func checkCanCreate(folder: String) throws(OutputError) {
+    var current = folder
+    while true {
+      var info = stat()
+      if stat(current, &info) == 0 {
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+          throw OutputError(
+            message: "cannot create output folder '\(folder)': '\(current)' is a file, not a "
+              + "folder; choose another path with --out", isUsage: true)
+        }
+        guard access(current, W_OK | X_OK) == 0 else {
+          throw OutputError(
+            message: "output folder '\(folder)' is not writable (\(current): "
+              + "\(text(errno))); choose another with --out")
+        }
+        return
+      }
+      let up = (current as NSString).deletingLastPathComponent
+      if up.isEmpty || up == current { return }
+      current = up
+    }
+  }
+
+  /// Removes the folders in `created` (deepest last) that are still empty.
+  static func removeEmpty(_ created: [String]) {
+    for folder in created.reversed() where rmdir(folder) != 0 { break }
+  }
+
+  /// Creates a fresh staging folder for `name` in `parent`.
+  static func makeStaging(in parent: String, name: String) throws(OutputError) -> String {
+    for attempt in 0..<100 {
+      let candidate = (parent as NSString).appendingPathComponent(
+        ".\(name).staging-\(getpid())-\(attempt)")
+      if mkdir(candidate, 0o755) == 0 { return candidate }
+      let code = errno
+      if code != EEXIST {
+        throw OutputError(
+          message: "output folder '\((parent as NSString).appendingPathComponent(name))' cannot "
+            + "be written: \(parent): \(text(code)); choose another with --out")
+      }
+    }
+    throw OutputError(message: "cannot create a staging folder in '\(parent)'")
+  }
+
+  /// Removes staging and set-aside folders a killed command left for `name` (the caller holds
+  /// the folder's lock, so no live command owns them).
+  static func removeStale(in parent: String, name: String) throws(OutputError) {
+    for entry in entries(of: parent) ?? []
+    where entry.hasPrefix(".\(name).staging-") || entry.hasPrefix(".\(name).old-") {
+      removeTree((parent as NSString).appendingPathComponent(entry))
+    }
+  }
+
+  /// Writes `bytes` to a new file at `target`, never through a symbolic link, and reports a
+  /// short write (a full disk) as an error.
+  static func writeExclusive(
+    _ bytes: [UInt8], to target: String, shownAs shown: String
+  ) throws(OutputError) {
+    let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw OutputError(message: "cannot write '\(shown)': \(text(errno))")
+    }
+    var offset = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { raw in
+      while offset < raw.count {
+        let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += count
+      }
+    }
+    if failure == 0, fsync(descriptor) != 0, errno != EINVAL { failure = errno }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure != 0 {
+      unlink(target)
+      throw OutputError(message: "cannot write '\(shown)': \(text(failure))")
+    }
+  }
+
+  /// Replaces the folder `name` in `parent` by `staging`, carrying over shard partials.
+  static func swapIn(
+    staging: String, to path: String, parent: String, name: String
+  ) throws(OutputError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if rename(staging, path) != 0 {
+        throw OutputError(message: "cannot create '\(path)': \(text(errno))")
+      }
+      return
+    }
+    // Partials are inputs, not outputs: link them into the new set before the swap, so they
+    // exist in one folder or the other at every instant.
+    for entry in entries(of: path) ?? [] where isPartial(entry) {
+      let from = (path as NSString).appendingPathComponent(entry)
+      let to = (staging as NSString).appendingPathComponent(entry)
+      if link(from, to) != 0 {
+        throw OutputError(message: "cannot keep '\(from)': \(text(errno))")
+      }
+    }
+    if exchange(staging, path) {
+      removeTree(staging)
+      return
+    }
+    let aside = (parent as NSString).appendingPathComponent(".\(name).old-\(getpid())")
+    guard rename(path, aside) == 0 else {
+      throw OutputError(message: "cannot replace '\(path)': \(text(errno))")
+    }
+    guard rename(staging, path) == 0 else {
+      let code = errno
+      _ = rename(aside, path)
+      throw OutputError(message: "cannot replace '\(path)': \(text(code))")
+    }
+    removeTree(aside)
+  }
+
+  /// Swaps two folders atomically, where the system can; `false` when it cannot.
+  static func exchange(_ first: String, _ second: String) -> Bool {
+    #if canImport(Glibc)
+      typealias RenameAt2 =
+        @convention(c) (
+          Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+        ) -> Int32
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+        return false
+      }
+      let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+      let renameExchange: UInt32 = 2
+      return renameat2(AT_FDCWD, first, AT_FDCWD, second, renameExchange) == 0
+    #elseif canImport(Darwin)
+      return renamex_np(first, second, UInt32(RENAME_SWAP)) == 0
+    #else
+      return false
+    #endif
+  }
+
+  /// Removes a folder this process created, and everything in it (symbolic links are removed,
+  /// never followed).
+  static func removeTree(_ path: String) {
+    for entry in entries(of: path) ?? [] {
+      let child = (path as NSString).appendingPathComponent(entry)
+      var info = stat()
+      if lstat(child, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        removeTree(child)
+      } else {
+        unlink(child)
+      }
+    }
+    rmdir(path)
+  }
+}
