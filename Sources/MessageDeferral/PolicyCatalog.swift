@@ -105,10 +105,12 @@ public enum PolicyCatalog {
       var name: String?
       if let nameValue = value["name"] {
         if let text = reader.string(nameValue, at: "\(path).name") {
-          if text.isEmpty || text.contains(",") || text.contains(where: \.isWhitespace) {
+          if !NameRule.isValid(text) {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "..." : text
             reader.issue(
               at: "\(path).name",
-              "must be a non-empty name without spaces or commas, e.g. \"my-policy\"")
+              "invalid policy name \(String(reflecting: shown)); "
+                + NameRule.fix(example: "my-policy"))
           } else if preset(named: text) != nil {
             reader.issue(
               at: "\(path).name",

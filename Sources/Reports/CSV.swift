@@ -43,10 +43,27 @@ public enum CSVField: Sendable, ExpressibleByStringLiteral {
 
   var text: String {
     switch self {
-    case .text(let text): text
+    case .text(let text): Self.neutralised(text)
     case .integer(let value): String(value)
     case .number(let value): value.map(Self.format) ?? ""
     }
+  }
+
+  /// `text` made safe to open in a spreadsheet: control characters dropped, and a leading
+  /// `=`, `+`, `-`, `@`, tab or carriage return (which Excel, LibreOffice and Sheets would read
+  /// as a formula) quoted with `'`, unless the whole text is a number such as `-5`.
+  /// Names under the name rule never change.
+  public static func neutralised(_ text: String) -> String {
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars
+    where !(scalar.value < 0x20 && scalar != "\n") && !(0x7F...0x9F).contains(scalar.value) {
+      scalars.append(scalar)
+    }
+    let clean = String(scalars)
+    guard let first = text.unicodeScalars.first,
+      "=+-@\t\r".unicodeScalars.contains(first), Double(clean) == nil
+    else { return clean }
+    return "'" + clean
   }
 
   /// Shortest round-trip text; integers without a fraction; empty for NaN or infinity.

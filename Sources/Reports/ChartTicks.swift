@@ -117,7 +117,7 @@ public enum Chart {
     ]
     for (size, name) in units where seconds >= size {
       let amount = seconds / size
-      if abs(amount - amount.rounded()) < 1e-9 * amount {
+      if abs(amount - amount.rounded()) < 1e-9 * amount, amount < 9.0e15 {
         return "\(Int64(amount.rounded())) \(name)"
       }
     }
@@ -159,8 +159,9 @@ public enum Chart {
 
   /// A coordinate for SVG: rounded to 0.1 user unit, without a trailing `.0`.
   static func coordinate(_ value: Double) -> String {
+    // Far outside any canvas: clamp, so a wild value draws off-canvas instead of trapping.
     guard value.isFinite else { return "0" }
-    let rounded = (value * 10).rounded() / 10
+    let rounded = (Swift.min(Swift.max(value, -1e9), 1e9) * 10).rounded() / 10
     if rounded == rounded.rounded() { return String(Int64(rounded)) }
     return fixed(rounded, 1)
   }
@@ -182,7 +183,9 @@ public enum Chart {
 
   /// The smallest 1-2-5 step at least `span / count`.
   static func niceStep(span: Double, count: Int) -> _Step {
-    let raw = span / Double(count)
+    // Keep the step inside what a power of ten can express: a span of ±1e308 overflows to
+    // infinity, and log10 of it must not reach Int().
+    let raw = Swift.min(Swift.max(span / Double(count), 1e-300), 1e300)
     var exponent = Int(log10(raw).rounded(.down))
     let fraction = raw / pow(10, Double(exponent))
     let mantissa: Int

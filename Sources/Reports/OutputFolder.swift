@@ -213,15 +213,20 @@ public struct OutputError: Error, Sendable {
   }
 }
 
-/// The folders being staged in this process, for the signal handler.
+/// The folders being staged in this process, for the signal handler and the tool's exit.
+/// Held weakly: a folder abandoned by a failing command is discarded by its `deinit`.
 final class _ActiveFolders: @unchecked Sendable {
   static let shared = _ActiveFolders()
   private let mutex = NSLock()
-  private var folders: [ObjectIdentifier: OutputFolder] = [:]
+  private var folders: [ObjectIdentifier: _Weak] = [:]
+
+  struct _Weak {
+    weak var folder: OutputFolder?
+  }
 
   func register(_ folder: OutputFolder) {
     mutex.lock()
-    folders[ObjectIdentifier(folder)] = folder
+    folders[ObjectIdentifier(folder)] = _Weak(folder: folder)
     mutex.unlock()
   }
 
@@ -233,7 +238,7 @@ final class _ActiveFolders: @unchecked Sendable {
 
   func discardAll() {
     mutex.lock()
-    let all = Array(folders.values)
+    let all = folders.values.compactMap(\.folder)
     folders = [:]
     mutex.unlock()
     for folder in all { folder.discard() }

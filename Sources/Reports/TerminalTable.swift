@@ -101,9 +101,12 @@ public enum TerminalTable {
 
   /// `value` with `digits` decimals (no locale involved).
   public static func fixed(_ value: Double, _ digits: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let rounded = (value * scale).rounded() / scale
+    // Beyond 2^53 a Double has no fractional digits to show, and Int64 would trap past 2^63.
+    guard rounded.magnitude < 9.0e15 else { return "\(rounded)" }
     var text = digits == 0 ? String(Int64(rounded)) : "\(rounded)"
     if digits > 0, let dot = text.firstIndex(of: ".") {
       let decimals = text.distance(from: dot, to: text.endIndex) - 1

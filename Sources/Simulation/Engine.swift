@@ -19,6 +19,9 @@ public struct RunOptions: Sendable {
   /// Whether to count the GSL variates drawn, by kind, into ``Tally/variates`` (for
   /// `deferral-bench`'s RNG floor). Results are otherwise identical; off by default.
   public var countsVariates: Bool
+  /// The most events one user's life under one policy may take before the run stops with
+  /// ``EngineError/eventBudgetExceeded(replication:user:simulatedTime:horizon:screen:policy:)``.
+  public var eventBudgetPerUser = EngineLimits.eventsPerUser
 
   /// Users per work item unless a run says otherwise.
   public static let defaultBlockSize = 512
@@ -67,19 +70,42 @@ public struct RunResult: Sendable {
 public enum EngineError: Error, CustomStringConvertible, Equatable {
   /// A message was neither displayed, expired nor pending at the horizon.
   case conservationViolated(policy: String, reason: String, replication: Int, detail: String)
+  /// One user's life took more than ``EngineLimits/eventsPerUser`` events: something loops.
+  case eventBudgetExceeded(
+    replication: Int, user: Int, simulatedTime: Double, horizon: Double, screen: String?,
+    policy: String = "")
 
   public var description: String {
     switch self {
     case .conservationViolated(let policy, let reason, let replication, let detail):
       "internal error: messages not conserved for policy '\(policy)', reason '\(reason)', "
         + "replication \(replication): \(detail). This is a bug; please report it with the scenario."
+    case .eventBudgetExceeded(
+      let replication, let user, let time, let horizon, let screen, let policy):
+      "user \(user) of replication \(replication)\(policy.isEmpty ? "" : " under '\(policy)'") "
+        + "took more events than a run allows and stopped at simulated time "
+        + "\(DurationText.format(time)) of \(DurationText.format(horizon))\(screen.map { " on screen '\($0)'" } ?? ""): something in "
+        + "the scenario loops without time advancing (screens with near-zero dwell times that "
+        + "lead to one another, or messages issued every few milliseconds); lengthen those "
+        + "dwell times or intervals. See it with 'deferral-sim trace --user \(user) "
+        + "--replication \(replication)'."
     }
   }
+}
+
+/// Bounds that keep every accepted scenario finite.
+public enum EngineLimits {
+  /// The most events one user's life under one policy may take. The bundled scenarios use a
+  /// few hundred to a few thousand; a life that needs more is looping (see
+  /// ``EngineError/eventBudgetExceeded(replication:user:simulatedTime:horizon:screen:policy:)``).
+  public static let eventsPerUser = 10_000_000
 }
 
 /// What the workers of a run share, behind a mutex.
 struct _SharedRunState: ~Copyable {
   var tallies: [[Tally]]
+  /// The first user whose life exceeded the event budget; the run stops taking items then.
+  var failure: EngineError?
   var nextItem = 0
   var itemsDone = 0
   var events = 0
@@ -150,11 +176,23 @@ public enum Engine {
         let last = min(options.users, first + options.blockSize)
         for index in local.indices { local[index] = Tally(screenCount: screenCount) }
         simulator.sink = makeSink(item)
-        for user in first..<last {
+        users: for user in first..<last {
           for (policy, configuration) in configurations.enumerated() {
             simulator.run(
               seed: options.seed, replication: replication, user: user, policyIndex: policy,
-              policy: configuration, tally: &local[policy])
+              policy: configuration, tally: &local[policy], eventBudget: options.eventBudgetPerUser)
+            if case .eventBudgetExceeded(let r, let u, let t, let h, let s, _) =
+              simulator.budgetExceeded
+            {
+              let failure = EngineError.eventBudgetExceeded(
+                replication: r, user: u, simulatedTime: t, horizon: h, screen: s,
+                policy: policies[policy].name)
+              shared.withLock { state in
+                if state.failure == nil { state.failure = failure }
+                state.nextItem = itemsTotal
+              }
+              break users
+            }
           }
         }
         finishSink(&simulator.sink, item)
@@ -171,7 +209,8 @@ public enum Engine {
         progress?(report)
       }
     }
-    let tallies = shared.withLock { $0.tallies }
+    let (tallies, failure) = shared.withLock { ($0.tallies, $0.failure) }
+    if let failure { throw failure }
     let result = RunResult(policies: policies, tallies: tallies)
     try checkConservation(result)
     return result

@@ -11,6 +11,8 @@ struct _ScenarioDecoder {
   var problems: [ScenarioErrors.Problem] = []
   /// Candidate names left to compare against misspellings (see ``suggestion(for:in:)``).
   var suggestionBudget = 20_000
+  /// The horizon, once read: bounds what recurring messages may cost (``checkIssuanceBound``).
+  var messageHorizon: Double?
 
   mutating func report(_ path: String, _ node: JSONNode?, _ message: String) {
     problems.append(ScenarioErrors.Problem(path: path, message: message, position: node?.position))
@@ -177,19 +179,8 @@ extension _ScenarioDecoder {
   /// with a letter or digit, at most 64 characters (it ends up in file names and CSVs).
   mutating func readName(_ node: JSONNode, at path: String, example: String) -> String? {
     guard let text = readString(node, at: path, example: "\"\(example)\"") else { return nil }
-    let scalars = Array(text.unicodeScalars)
-    func allowed(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
-      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-        || (!first && (scalar == "_" || scalar == "-" || scalar == "."))
-    }
-    let valid =
-      !scalars.isEmpty && scalars.count <= 64 && allowed(scalars[0], first: true)
-      && scalars.dropFirst().allSatisfy { allowed($0, first: false) }
-    guard valid else {
-      report(
-        path, node,
-        "invalid name \(Self.shown(node)); use 1 to 64 letters, digits, '_', '-' or '.', "
-          + "starting with a letter or digit, such as \"\(example)\"")
+    guard NameRule.isValid(text) else {
+      report(path, node, "invalid name \(Self.shown(node)); " + NameRule.fix(example: example))
       return nil
     }
     return text

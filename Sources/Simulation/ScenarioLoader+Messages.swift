@@ -14,6 +14,7 @@ extension _ScenarioDecoder {
   mutating func readMessages(
     _ node: JSONNode, at path: String, horizon: Double?
   ) -> MessageProcesses? {
+    messageHorizon = horizon
     let keys: [_Key] =
       [.optional("price_increase_consent")] + Self.recurringReasons.map { .optional($0.key) }
       + [.optional("unknown")]
@@ -121,6 +122,8 @@ extension _ScenarioDecoder {
     }
     let expiry = readExpiry(object)
     guard let audience, let interval, let expiry else { return nil }
+    guard checkIssuanceBound(interval, at: object.path("mean_interval"), object["mean_interval"])
+    else { return nil }
     return RecurringMessages(
       reason: reason, audience: audience, meanInterval: interval, expiry: expiry)
   }

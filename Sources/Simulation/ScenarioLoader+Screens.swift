@@ -318,6 +318,7 @@ extension _ScenarioDecoder {
       }
     }
     let names = drafts.map { $0.name ?? "?" }
+    checkInstantCycles(drafts, successors: successors, names: names)
 
     let reachable = Set(
       Self.closure(from: [entries.coldLaunch, entries.newUser, entries.returning]) {

@@ -58,6 +58,8 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var sheetShowing = false
   var sheetsThisBreak = 0
   var quitAfterSheets = false
+  /// Set when the last ``run`` stopped at ``EngineLimits/eventsPerUser``: what looped.
+  var budgetExceeded: EngineError?
 
   init(world: CompiledScenario, sink: Sink) {
     self.world = world
@@ -76,8 +78,9 @@ extension UserSimulator {
   /// `tally`.
   mutating func run(
     seed: UInt64, replication: Int, user: Int, policyIndex: Int, policy: PolicyConfiguration,
-    tally: inout Tally
+    tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
   ) {
+    precondition(eventBudget > 0, "An event budget must be positive")
     self.replication = replication
     self.user = user
     self.policyIndex = policyIndex
@@ -91,10 +94,20 @@ extension UserSimulator {
     tally.users += 1
 
     let horizon = world.scenario.horizon
+    var budget = eventBudget
+    budgetExceeded = nil
     while let (time, event) = queue.popMin() {
       guard time <= horizon else { break }
       now = time
       if handle(event, tally: &tally) { tally.events += 1 }
+      budget &-= 1  // Counts down from a positive Int: cannot wrap.
+      if budget == 0 {
+        budgetExceeded = .eventBudgetExceeded(
+          replication: replication, user: user, simulatedTime: now, horizon: horizon,
+          screen: currentScreen >= 0 ? world.scenario.screens[currentScreen].name : nil)
+        queue.removeAll()
+        break
+      }
     }
     now = horizon
     finish(tally: &tally)

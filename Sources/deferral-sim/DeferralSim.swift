@@ -14,6 +14,8 @@ struct DeferralSim {
     let arguments = Array(CommandLine.arguments.dropFirst())
     StopSignals.install()
     let status = run(arguments, output: StandardStreams())
+    // Whatever a failing command left staged goes; committed folders are not listed.
+    OutputFolder.discardAll()
     exit(status)
   }
 
@@ -45,7 +47,7 @@ struct DeferralSim {
       break
     }
     guard let command = Commands.find(first) else {
-      var message = "unknown command '\(first)'"
+      var message = "unknown command '\(visible(first))'"
       if let near = Spelling.closest(to: first, in: Commands.all.map(\.spec.name)) {
         message += "; did you mean '\(near)'?"
       }
@@ -60,15 +62,30 @@ struct DeferralSim {
       }
       return try command.execute(parsed, output)
     } catch let error as UsageError {
-      output.err("error: \(error.message)\nSee 'deferral-sim \(command.spec.name) --help'.")
+      output.err(
+        "error: \(visible(error.message))\nSee 'deferral-sim \(command.spec.name) --help'.")
       return ExitStatus.usage
     } catch let error as ToolError {
-      output.err("error: \(error.message)")
+      output.err("error: \(visible(error.message))")
       return error.status
     } catch {
-      output.err("error: \(error)")
+      output.err("error: \(visible(String(describing: error)))")
       return ExitStatus.failure
     }
+  }
+
+  /// `text` with control characters (but line breaks) shown as `\u{1B}`: a name or path a
+  /// user typed can never move the cursor, recolour or retitle the terminal.
+  static func visible(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) {
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   static var toolHelp: String {
