@@ -18,8 +18,12 @@ public enum Chart {
     precondition(count >= 1, "A tick count must be at least 1")
     guard min < max else { return [min] }
     let step = niceStep(span: max - min, count: count)
-    let first = Int((min / step.value - 1e-9).rounded(.up))
-    let last = Int((max / step.value + 1e-9).rounded(.down))
+    let firstIndex = (min / step.value - 1e-9).rounded(.up)
+    let lastIndex = (max / step.value + 1e-9).rounded(.down)
+    // Only a span too wide for a Double (±1e308) gives more ticks than asked: end ticks then.
+    guard lastIndex - firstIndex <= Double(4 * count + 4) else { return [min, max] }
+    let first = Int(firstIndex)
+    let last = Int(lastIndex)
     guard first <= last else { return [] }
     return (first...last).map { step.multiple($0) }
   }

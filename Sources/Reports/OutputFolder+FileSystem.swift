@@ -76,7 +76,7 @@ enum _FileSystem {
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
           throw OutputError(
             message: "cannot create output folder '\(shown)': '\(current)' is a file, not a "
-              + "folder; choose another path with --out", isUsage: true)
+              + "folder; choose another path with --out")
         }
         break
       }
@@ -90,7 +90,7 @@ enum _FileSystem {
         removeEmpty(created)
         throw OutputError(
           message: "cannot create output folder '\(shown)': \(folder): \(text(code))",
-          isUsage: code == ENOTDIR)
+          isUsage: false)
       }
       created.append(folder)
     }
@@ -106,7 +106,7 @@ enum _FileSystem {
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
           throw OutputError(
             message: "cannot create output folder '\(folder)': '\(current)' is a file, not a "
-              + "folder; choose another path with --out", isUsage: true)
+              + "folder; choose another path with --out")
         }
         guard access(current, W_OK | X_OK) == 0 else {
           throw OutputError(
@@ -240,6 +240,13 @@ enum _FileSystem {
   /// Removes a folder this process created, and everything in it (symbolic links are removed,
   /// never followed).
   static func removeTree(_ path: String) {
+    var own = stat()
+    guard lstat(path, &own) == 0 else { return }
+    guard (own.st_mode & S_IFMT) == S_IFDIR else {
+      // A symbolic link (planted where a staging folder would be): remove the link only.
+      unlink(path)
+      return
+    }
     for entry in entries(of: path) ?? [] {
       let child = (path as NSString).appendingPathComponent(entry)
       var info = stat()

@@ -181,7 +181,17 @@ public final class OutputFolder: @unchecked Sendable {
 
   /// Refuses a folder holding anything a deferral-sim command did not write there.
   static func checkReplaceable(_ path: String) throws(OutputError) {
-    guard let entries = _FileSystem.entries(of: path) else { return }
+    var info = stat()
+    guard stat(path, &info) == 0 else { return }
+    guard (info.st_mode & S_IFMT) == S_IFDIR else {
+      throw OutputError(
+        message: "'\(path)' is a file, not a folder; choose another output folder with --out")
+    }
+    guard let entries = _FileSystem.entries(of: path) else {
+      throw OutputError(
+        message: "output folder '\(path)' cannot be read: \(_FileSystem.text(errno)); "
+          + "choose another with --out")
+    }
     let listed = _FileSystem.markerEntries(in: path)
     let foreign = entries.filter { entry in
       !(listed?.contains(entry) ?? false) && !_FileSystem.isOwnName(entry)

@@ -340,7 +340,7 @@ extension _ScenarioDecoder {
       report(
         path, node,
         "'\(name)' is not one of the policies; \(suggestion)the baseline must be one "
-          + "of: \(names.joined(separator: ", "))")
+          + "of: \(names.filter(NameRule.isValid).joined(separator: ", "))")
       return nil
     }
     return name

@@ -159,7 +159,7 @@ struct StandardStreams: OutputStreams {
   }
 
   func err(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((DeferralSim.visible(text) + "\n").utf8))
   }
 
   func errInline(_ text: String) {

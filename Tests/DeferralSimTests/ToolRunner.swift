@@ -25,9 +25,15 @@ struct ToolRunner {
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // Read both pipes to the end before waiting, so a large output cannot block the child.
+    // Read both pipes to the end before waiting, and at the same time: a child that fills
+    // one pipe while we wait on the other would block forever.
+    nonisolated(unsafe) var errData = Data()
+    let errorRead = DispatchGroup()
+    DispatchQueue.global().async(group: errorRead) {
+      errData = err.fileHandleForReading.readDataToEndOfFile()
+    }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errorRead.wait()
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus,
