@@ -194,13 +194,7 @@ enum _FileSystem {
     }
     // Partials are inputs, not outputs: link them into the new set before the swap, so they
     // exist in one folder or the other at every instant.
-    for entry in entries(of: path) ?? [] where isPartial(entry) {
-      let from = (path as NSString).appendingPathComponent(entry)
-      let to = (staging as NSString).appendingPathComponent(entry)
-      if link(from, to) != 0 {
-        throw OutputError(message: "cannot keep '\(from)': \(text(errno))")
-      }
-    }
+    try linkPartials(from: path, into: staging)
     if exchange(staging, path) {
       removeTree(staging)
       return
@@ -215,6 +209,44 @@ enum _FileSystem {
       throw OutputError(message: "cannot replace '\(path)': \(text(code))")
     }
     removeTree(aside)
+  }
+
+  /// Whether `path` is a folder holding only shard partials and folders of them (as the
+  /// Slurm recipe's `OUT/parts/` and `OUT/tree/`), which a replaced folder keeps.
+  static func isPartialTree(_ path: String) -> Bool {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
+      let names = entries(of: path)
+    else { return false }
+    return names.allSatisfy { name in
+      let child = (path as NSString).appendingPathComponent(name)
+      var childInfo = stat()
+      guard lstat(child, &childInfo) == 0 else { return false }
+      if (childInfo.st_mode & S_IFMT) == S_IFDIR { return isPartialTree(child) }
+      return (childInfo.st_mode & S_IFMT) == S_IFREG && (isPartial(name) || isOwnName(name))
+    }
+  }
+
+  /// Hard-links every shard partial of `folder` (and of its partial folders) into the same
+  /// place under `staging`.
+  static func linkPartials(from folder: String, into staging: String) throws(OutputError) {
+    for entry in entries(of: folder) ?? [] {
+      let from = (folder as NSString).appendingPathComponent(entry)
+      let to = (staging as NSString).appendingPathComponent(entry)
+      var info = stat()
+      guard lstat(from, &info) == 0 else { continue }
+      if (info.st_mode & S_IFMT) == S_IFDIR {
+        guard isPartialTree(from) else { continue }
+        if mkdir(to, 0o755) != 0, errno != EEXIST {
+          throw OutputError(message: "cannot keep '\(from)': \(text(errno))")
+        }
+        try linkPartials(from: from, into: to)
+      } else if (info.st_mode & S_IFMT) == S_IFREG, isPartial(entry) {
+        if link(from, to) != 0 {
+          throw OutputError(message: "cannot keep '\(from)': \(text(errno))")
+        }
+      }
+    }
   }
 
   /// Swaps two folders atomically, where the system can; `false` when it cannot.

@@ -18,7 +18,8 @@ import Foundation
 /// - An existing output folder is replaced only when every entry in it is a file a deferral-sim
 ///   command wrote there (listed in its `.deferral-sim-output` marker, or one of the names
 ///   earlier versions wrote); anything else is refused before any work starts, so a mistyped
-///   `--out` never deletes a user's files. Shard partials in it are kept.
+///   `--out` never deletes a user's files. Shard partials in it, and folders holding only
+///   partials (the Slurm recipe's `parts/`), are kept.
 /// - A run killed with `SIGKILL` leaves a hidden staging folder, removed by the next command
 ///   into the same folder; it never leaves an empty output folder.
 ///
@@ -195,6 +196,7 @@ public final class OutputFolder: @unchecked Sendable {
     let listed = _FileSystem.markerEntries(in: path)
     let foreign = entries.filter { entry in
       !(listed?.contains(entry) ?? false) && !_FileSystem.isOwnName(entry)
+        && !_FileSystem.isPartialTree((path as NSString).appendingPathComponent(entry))
     }
     guard foreign.isEmpty else {
       let shown = foreign.sorted().prefix(3).map { "'\($0)'" }.joined(separator: ", ")
