@@ -22,6 +22,8 @@ public protocol MergeablePartial: Codable, Sendable {
   mutating func addTallies(_ other: Self) -> (tally: String, problem: Tally.Problem)?
   /// Checks a merge that covers every shard: what only the whole run can be checked for.
   func checkComplete(path: String) throws(PartialError)
+  /// The file's text, with its content digest filled in.
+  func encoded() throws -> String
 }
 
 /// Merges partial results one at a time into one accumulator, so the memory needed is one
