@@ -34,6 +34,18 @@ public enum PartialFile: Sendable {
         message: "\(path): cannot read it (\(exists ? "permission denied?" : "no such file")); "
           + "check the path")
     }
+    let file = try decode(data, path: path)
+    switch file {
+    case .run(let partial): try partial.check(path: path)
+    case .sweep(let partial): try partial.check(path: path)
+    }
+    return file
+  }
+
+  /// Decodes a partial result from `data` without checking it (``read(contentsOf:)`` checks):
+  /// refuses what is not JSON, another format or version, and values of the wrong type, with
+  /// the JSON path of the problem.
+  public static func decode(_ data: Data, path: String) throws(PartialError) -> PartialFile {
     let header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: data)
@@ -54,25 +66,16 @@ public enum PartialFile: Sendable {
         message: "\(path): format version \(header.formatVersion) of '\(header.format)'; this "
           + "deferral-sim reads version \(version): merge with the version that wrote it")
     }
-    let file: PartialFile
     do {
       if header.format == SweepPartial.formatName {
-        let partial = try JSONDecoder().decode(SweepPartial.self, from: data)
-        try partial.check(path: path)
-        file = .sweep(partial)
-      } else {
-        let partial = try JSONDecoder().decode(PartialResult.self, from: data)
-        try partial.check(path: path)
-        file = .run(partial)
+        return .sweep(try JSONDecoder().decode(SweepPartial.self, from: data))
       }
-    } catch let error as PartialError {
-      throw error
+      return .run(try JSONDecoder().decode(PartialResult.self, from: data))
     } catch {
       throw PartialError(
         message: "\(path): \(describe(error)) (an edited or truncated file?); write it again "
           + "with the same command")
     }
-    return file
   }
 
   /// `error` in plain words, with the JSON path it happened at (`$.tallies[0][1].issued[2]`).
@@ -114,7 +117,7 @@ public enum PartialFile: Sendable {
   /// files of other tools; it does not protect against anyone who edits on purpose and
   /// recomputes the digest (it is not a signature: there is no secret), nor against a shard
   /// that computed wrong tallies before writing them.
-  static func contentDigest<Partial: MergeablePartial>(_ partial: Partial) throws -> String {
+  public static func contentDigest<Partial: MergeablePartial>(_ partial: Partial) throws -> String {
     var copy = partial
     copy.contentSHA256 = ""
     return SHA256.hex(try encoder.encode(copy))

@@ -45,29 +45,24 @@ public struct PartialMerger<Partial: MergeablePartial>: Sendable {
   public init() {}
 
   /// The number of partials merged so far.
-  public var count: Int { owners.count }
+  public private(set) var count = 0
 
-  /// Adds one partial (already checked: ``PartialFile/read(contentsOf:)``).
+  /// Adds one partial (already checked: ``PartialFile/read(contentsOf:)``). A partial of
+  /// another run, or one that overlaps, is refused and the merger stays as it was; after an
+  /// overflow (a refused sum) the merger is empty: start again.
   ///
   /// - Complexity: O(size of `partial`) plus O(r) for the r ranges of shards merged so far.
   public mutating func add(_ partial: Partial, path: String) throws(PartialError) {
-    defer { owners += partial.covers.ranges.map { ($0, path) } }
-    guard var accumulated = merged.take() else {
+    guard merged != nil else {
       merged = partial
       firstPath = path
+      owners = partial.covers.ranges.map { ($0, path) }
+      count = 1
       return
     }
-    if let what = partial.disagreement(with: accumulated) {
-      throw PartialError(
-        message: "\(path) does not belong with \(firstPath): \(what); merge only the shards of "
-          + "one \(Partial.kind) (or merges of them)")
-    }
-    if let shard = accumulated.covers.overlap(with: partial.covers) {
-      let other = owners.first { $0.range.contains(shard) }?.path ?? firstPath
-      throw PartialError(
-        message: "shard \(shard) given twice: \(other) and \(path) hold it (overlapping "
-          + "merges?); give each shard once")
-    }
+    try refuseForeignOrOverlapping(partial, path: path)
+    // Take the accumulator out, so that adding into it copies nothing.
+    var accumulated = merged.take()!
     let (events, overflow) = accumulated.events.addingReportingOverflow(partial.events)
     if overflow {
       throw PartialError(message: "\(path): $.events: the merged count overflows")
@@ -80,6 +75,26 @@ public struct PartialMerger<Partial: MergeablePartial>: Sendable {
     }
     accumulated.covers.formUnion(partial.covers)
     merged = accumulated
+    owners += partial.covers.ranges.map { ($0, path) }
+    count += 1
+  }
+
+  /// Throws when `partial` is of another run or sweep than the merged ones, or holds a shard
+  /// they hold. Reads the accumulator in place (a copy would make the next add copy it all).
+  private func refuseForeignOrOverlapping(
+    _ partial: Partial, path: String
+  ) throws(PartialError) {
+    if let what = partial.disagreement(with: merged!) {
+      throw PartialError(
+        message: "\(path) does not belong with \(firstPath): \(what); merge only the shards of "
+          + "one \(Partial.kind) (or merges of them)")
+    }
+    if let shard = merged!.covers.overlap(with: partial.covers) {
+      let other = owners.first { $0.range.contains(shard) }?.path ?? firstPath
+      throw PartialError(
+        message: "shard \(shard) given twice: \(other) and \(path) hold it (overlapping "
+          + "merges?); give each shard once")
+    }
   }
 
   /// The merge of every partial added: with `complete`, only when they cover every shard

@@ -79,4 +79,37 @@ public struct PartialResult: Codable, Sendable {
     for (partial, path) in zip(partials, paths) { try merger.add(partial, path: path) }
     return try merger.result(complete: true)
   }
+
+  /// The run's scenario, rebuilt from the partial: its scenario text with the users,
+  /// replications, seed, policies and baseline the shards ran. Refuses a scenario that does not
+  /// load, an unknown policy and tallies of another screen count (messages start with `file`).
+  public func scenario(file: String) throws(PartialError) -> Scenario {
+    var scenario: Scenario
+    do {
+      scenario = try ScenarioLoader.load(json: scenarioSource, file: "\(file) (scenario)")
+    } catch {
+      throw PartialError(message: error.description)
+    }
+    scenario.users = users
+    scenario.replications = replications
+    scenario.seed = UInt64(seed) ?? scenario.seed  // Checked on reading.
+    scenario.baseline = baseline
+    var policies: [NamedPolicy] = []
+    for name in self.policies {
+      if let policy = scenario.policies.first(where: { $0.name == name }) {
+        policies.append(policy)
+      } else if let preset = PolicyCatalog.preset(named: name) {
+        policies.append(NamedPolicy(name: name, configuration: preset.configuration))
+      } else {
+        throw PartialError(message: "\(file): unknown policy '\(name)' in the partial result")
+      }
+    }
+    scenario.policies = policies
+    guard tallies[0][0].screenVisits.count == scenario.screens.count else {
+      throw PartialError(
+        message: "\(file): the tallies count \(tallies[0][0].screenVisits.count) screens, "
+          + "the scenario it holds \(scenario.screens.count); write the shards again")
+    }
+    return scenario
+  }
 }

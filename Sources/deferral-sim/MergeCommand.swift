@@ -85,29 +85,11 @@ enum MergeCommand {
   static func mergeRun(
     _ merged: PartialResult, _ parsed: ParsedArguments, started: Date, output: any OutputStreams
   ) throws -> Int32 {
-    let paths = parsed.positionals
-    var scenario: Scenario
+    let scenario: Scenario
     do {
-      scenario = try ScenarioLoader.load(
-        json: merged.scenarioSource, file: "\(paths[0]) (scenario)")
+      scenario = try merged.scenario(file: parsed.positionals[0])
     } catch {
-      throw ToolError.input(error.description)
-    }
-    scenario.users = merged.users
-    scenario.replications = merged.replications
-    scenario.seed = UInt64(merged.seed) ?? scenario.seed  // Checked on reading.
-    scenario.baseline = merged.baseline
-    scenario.policies = try merged.policies.map { name in
-      if let policy = scenario.policies.first(where: { $0.name == name }) { return policy }
-      if let preset = PolicyCatalog.preset(named: name) {
-        return NamedPolicy(name: name, configuration: preset.configuration)
-      }
-      throw ToolError.input("\(paths[0]): unknown policy '\(name)' in the partial result")
-    }
-    guard merged.tallies[0][0].screenVisits.count == scenario.screens.count else {
-      throw ToolError.input(
-        "\(paths[0]): the tallies count \(merged.tallies[0][0].screenVisits.count) screens, "
-          + "the scenario it holds \(scenario.screens.count); write the shards again")
+      throw ToolError.input(error.message)
     }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
     let folder = try OutputFolder.forCommand(at: outPath)
