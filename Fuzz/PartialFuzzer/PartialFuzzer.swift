@@ -23,8 +23,7 @@ public func partialFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     exercise(partial) { whole in
       let scenario = try whole.scenario(file: "fuzz.json")
       let result = RunResult(policies: scenario.policies, tallies: whole.tallies)
-      for file in RunReport(scenario: scenario, result: result, baseline: scenario.baseline).files
-      {
+      for file in RunReport(scenario: scenario, result: result, baseline: scenario.baseline).files {
         _ = file.table.text
       }
     }

@@ -180,7 +180,8 @@ public enum PartialFile: Sendable {
   /// Whether `name` reads `partial-*-of-N.json`, as the shards and the recipes name them.
   static func isPartialFileName(_ name: String) -> Bool {
     guard name.hasPrefix("partial-"), name.hasSuffix(".json"),
-      let of = name.range(of: "-of-", options: .backwards), of.lowerBound > name.index(name.startIndex, offsetBy: 7)
+      let of = name.range(of: "-of-", options: .backwards),
+      of.lowerBound > name.index(name.startIndex, offsetBy: 7)
     else { return false }
     let count = name[of.upperBound..<name.index(name.endIndex, offsetBy: -5)]
     return !count.isEmpty && count.allSatisfy { $0.isASCII && $0.isNumber }

@@ -118,8 +118,7 @@ extension PartialFile {
   /// Reads and merges the partial files at `paths` one at a time (``PartialMerger``): memory
   /// holds one partial and the merged tallies, whatever the number of files. With `complete`,
   /// they must cover every shard of their run or sweep.
-  public static func merge(_ paths: [String], complete: Bool) throws(PartialError) -> PartialFile
-  {
+  public static func merge(_ paths: [String], complete: Bool) throws(PartialError) -> PartialFile {
     var runs = PartialMerger<PartialResult>()
     var sweeps = PartialMerger<SweepPartial>()
     for path in paths {

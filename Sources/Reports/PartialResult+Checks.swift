@@ -10,7 +10,8 @@ extension PartialResult: MergeablePartial {
     let rewrite = "write the partial again with the command that wrote it"
     guard (1...ShardCoverage.maximumShards).contains(shards), covers.last < shards else {
       throw fail(
-        "covers", "shards \(covers.description) of \(shards): a partial holds shards of 0..<N, "
+        "covers",
+        "shards \(covers.description) of \(shards): a partial holds shards of 0..<N, "
           + "N from 1 to \(ShardCoverage.maximumShards); \(rewrite)")
     }
     guard UInt64(seed) != nil else {
@@ -20,7 +21,8 @@ extension PartialResult: MergeablePartial {
       ScenarioLoader.replicationBounds.contains(replications), blockSize >= 1, events >= 0
     else {
       throw fail(
-        "users", "users \(users), replications \(replications), block size \(blockSize) or "
+        "users",
+        "users \(users), replications \(replications), block size \(blockSize) or "
           + "events \(events) out of range; \(rewrite)")
     }
     guard !policies.isEmpty, Set(policies).count == policies.count, policies.contains(baseline)
@@ -29,7 +31,8 @@ extension PartialResult: MergeablePartial {
     }
     guard SHA256.hex(Array(scenarioSource.utf8)) == scenarioSHA256 else {
       throw fail(
-        "scenario_sha256", "is not the SHA-256 of $.scenario_source (an edited scenario?); "
+        "scenario_sha256",
+        "is not the SHA-256 of $.scenario_source (an edited scenario?); "
           + rewrite)
     }
     try PartialResult.checkTallies(
@@ -37,7 +40,8 @@ extension PartialResult: MergeablePartial {
       at: "$.tallies")
     guard (try? PartialFile.contentDigest(self)) == contentSHA256 else {
       throw fail(
-        "content_sha256", "does not match the file's content: it was edited after it was "
+        "content_sha256",
+        "does not match the file's content: it was edited after it was "
           + "written (a count, a name, the shards?); \(rewrite)")
     }
   }
@@ -93,8 +97,9 @@ extension PartialResult: MergeablePartial {
     return checks.first { !$0.ok }?.what
   }
 
-  public mutating func addTallies(_ other: PartialResult) -> (tally: String, problem: Tally.Problem)?
-  {
+  public mutating func addTallies(
+    _ other: PartialResult
+  ) -> (tally: String, problem: Tally.Problem)? {
     PartialFile.add(other.tallies, to: &tallies, at: "$.tallies")
   }
 

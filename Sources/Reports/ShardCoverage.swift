@@ -103,7 +103,9 @@ public struct ShardCoverage: Sendable, Equatable, Codable {
     var (i, j) = (0, 0)
     while i < ranges.count || j < other.ranges.count {
       let next: ClosedRange<Int>
-      if j == other.ranges.count || (i < ranges.count && ranges[i].lowerBound < other.ranges[j].lowerBound) {
+      if j == other.ranges.count
+        || (i < ranges.count && ranges[i].lowerBound < other.ranges[j].lowerBound)
+      {
         next = ranges[i]
         i += 1
       } else {

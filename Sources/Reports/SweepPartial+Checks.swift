@@ -10,12 +10,14 @@ extension SweepPartial: MergeablePartial {
     let rewrite = "write the partial again with the command that wrote it"
     guard (1...ShardCoverage.maximumShards).contains(shards), covers.last < shards else {
       throw fail(
-        "covers", "shards \(covers.description) of \(shards): a partial holds shards of 0..<N, "
+        "covers",
+        "shards \(covers.description) of \(shards): a partial holds shards of 0..<N, "
           + "N from 1 to \(ShardCoverage.maximumShards); \(rewrite)")
     }
     guard PartialFile.isValidName(sweepName) else {
       throw fail(
-        "sweep_name", "'\(sweepName.prefix(80))' is not a name (1 to 64 letters, digits, '_', "
+        "sweep_name",
+        "'\(sweepName.prefix(80))' is not a name (1 to 64 letters, digits, '_', "
           + "'-' or '.', starting with a letter or digit): it names the output folder "
           + "results/sweep-NAME; \(rewrite)")
     }
@@ -28,12 +30,14 @@ extension SweepPartial: MergeablePartial {
     }
     guard SHA256.hex(Array(scenarioSource.utf8)) == scenarioSHA256 else {
       throw fail(
-        "scenario_sha256", "is not the SHA-256 of $.scenario_source (an edited scenario?); "
+        "scenario_sha256",
+        "is not the SHA-256 of $.scenario_source (an edited scenario?); "
           + rewrite)
     }
     guard !pointPolicies.isEmpty, tallies.count == pointPolicies.count else {
       throw fail(
-        "tallies", "\(tallies.count) scenario points of tallies for \(pointPolicies.count) "
+        "tallies",
+        "\(tallies.count) scenario points of tallies for \(pointPolicies.count) "
           + "in $.point_policies; \(rewrite)")
     }
     var total = 0
@@ -52,7 +56,8 @@ extension SweepPartial: MergeablePartial {
     }
     guard (try? PartialFile.contentDigest(self)) == contentSHA256 else {
       throw fail(
-        "content_sha256", "does not match the file's content: it was edited after it was "
+        "content_sha256",
+        "does not match the file's content: it was edited after it was "
           + "written (a count, a name, the shards?); \(rewrite)")
     }
   }

@@ -158,8 +158,7 @@ struct _TallyCheck {
     }
   }
 
-  mutating func add(_ values: inout [Int], _ other: [Int], _ name: String, bounded: Bool = true)
-  {
+  mutating func add(_ values: inout [Int], _ other: [Int], _ name: String, bounded: Bool = true) {
     var names: [String] = []
     for index in values.indices { names.append("\(name)[\(index)]") }
     add(&values, other, names: names, bounded: bounded)

@@ -138,7 +138,8 @@ struct TreeMergeRecipeTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let sweep = work.appendingPathComponent("tiny.json")
     try SweepEndToEndTests.tinySweep.write(to: sweep, atomically: true, encoding: .utf8)
-    let shard = try ToolRunner.run(["sweep", sweep.path, "--shard", "0/1", "--out", "parts"], in: work)
+    let shard = try ToolRunner.run(
+      ["sweep", sweep.path, "--shard", "0/1", "--out", "parts"], in: work)
     #expect(shard.status == 0, "\(shard.stderr)")
     let file = work.appendingPathComponent("parts/partial-0-of-1.json")
     var object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]

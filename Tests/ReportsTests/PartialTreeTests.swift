@@ -51,8 +51,7 @@ struct PartialTreeTests {
 
   /// Merges `partials` level by level in groups of `fanIn` (each group written as a partial
   /// and read back), then the last level whole.
-  static func tree<Partial: MergeablePartial>(_ partials: [Partial], fanIn: Int) throws -> Partial
-  {
+  static func tree<Partial: MergeablePartial>(_ partials: [Partial], fanIn: Int) throws -> Partial {
     var level = partials
     var depth = 0
     while level.count > fanIn {
