@@ -192,5 +192,8 @@ struct _TallyCheck {
       return
     }
     histogram.merge(other)
+    if !histogram.sum.isFinite {
+      fail("\(name).sum", "the merged sum of durations is not a finite number")
+    }
   }
 }
