@@ -6,14 +6,16 @@ import Simulation
 /// point's work, and the sweep and scenario texts, so `merge` needs nothing else.
 ///
 /// Format (JSON, `partial-K-of-N.json`; documented in results/README.md): `format`
-/// (`"deferral-sim-sweep-partial"`), `format_version` (1), `tool_version`, `sweep_name`,
+/// (`"deferral-sim-sweep-partial"`), `format_version` (2), `tool_version`, `sweep_name`,
 /// `sweep_source` and `sweep_sha256`, `scenario_source` and `scenario_sha256`, `block_size`,
-/// `shard`, `shards`, `events`, `point_policies` (per scenario point, the policy names in
-/// report order), and `tallies[scenario point][replication][policy]`, the same integer
-/// accumulators as a run's partial result, so merging is exact in any order.
+/// `covers` (the shards held, see ``ShardCoverage``), `shards`, `events`, `content_sha256`,
+/// `point_policies` (per scenario point, the policy names in report order), and
+/// `tallies[scenario point][replication][policy]`, the same integer accumulators as a run's
+/// partial result, so merging is exact in any order. `merge --partial-out` writes the union
+/// of several in the same format.
 public struct SweepPartial: Codable, Sendable {
   public static let formatName = "deferral-sim-sweep-partial"
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
   public var format = SweepPartial.formatName
   public var formatVersion = SweepPartial.formatVersion
@@ -26,9 +28,10 @@ public struct SweepPartial: Codable, Sendable {
   public var scenarioSource: String
   public var scenarioSHA256: String
   public var blockSize: Int
-  public var shard: Int
+  public var covers: ShardCoverage
   public var shards: Int
   public var events: Int
+  public var contentSHA256 = ""
   public var pointPolicies: [[String]]
   public var tallies: [[[Tally]]]
 
@@ -36,7 +39,7 @@ public struct SweepPartial: Codable, Sendable {
     case format, formatVersion = "format_version", toolVersion = "tool_version"
     case sweepName = "sweep_name", sweepSource = "sweep_source", sweepSHA256 = "sweep_sha256"
     case scenarioSource = "scenario_source", scenarioSHA256 = "scenario_sha256"
-    case blockSize = "block_size", shard, shards, events
+    case blockSize = "block_size", covers, shards, events, contentSHA256 = "content_sha256"
     case pointPolicies = "point_policies", tallies
   }
 
@@ -51,7 +54,7 @@ public struct SweepPartial: Codable, Sendable {
     scenarioSource = plan.scenarioSource
     scenarioSHA256 = SHA256.hex(Array(plan.scenarioSource.utf8))
     self.blockSize = blockSize
-    self.shard = shard
+    covers = ShardCoverage(shard: shard)
     self.shards = shards
     events = tallies.reduce(0) { sum, point in
       point.reduce(sum) { sum, row in row.reduce(sum) { $0 + $1.events } }
@@ -63,11 +66,8 @@ public struct SweepPartial: Codable, Sendable {
   /// The replications of every scenario point (a grid may vary `scenario.replications`).
   public var replications: [Int] { tallies.map(\.count) }
 
-  public func encoded() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
-  }
+  /// The file's text, with its ``contentSHA256`` filled in.
+  public func encoded() throws -> String { try PartialFile.encode(self) }
 
   /// How messages about the sweep read back from this partial name it.
   var sourceLabel: String { "\(sweepName) (sweep, from a partial result)" }
@@ -77,49 +77,14 @@ public struct SweepPartial: Codable, Sendable {
     try SweepPlan.load(source: sweepSource, file: sourceLabel, scenarioSource: scenarioSource)
   }
 
-  /// Checks that `partials` are all the shards of one sweep, each once, and adds their tallies.
-  /// The result does not depend on the order of `partials`.
+  /// Checks that `partials` are all the shards of one sweep, each once, and adds their tallies:
+  /// ``PartialMerger`` over them. The result does not depend on the order of `partials`.
   public static func merge(
     _ partials: [SweepPartial], paths: [String]
   ) throws(PartialError) -> SweepPartial {
-    guard let first = partials.first else {
-      throw PartialError(message: "no partial results given")
-    }
-    for (partial, path) in zip(partials, paths).dropFirst() {
-      try PartialFile.requireAgreement(
-        [
-          (
-            partial.toolVersion == first.toolVersion,
-            "tool version \(partial.toolVersion) vs \(first.toolVersion)"
-          ),
-          (partial.sweepSHA256 == first.sweepSHA256, "a different sweep file (SHA-256 differs)"),
-          (
-            partial.scenarioSHA256 == first.scenarioSHA256,
-            "a different scenario (SHA-256 differs)"
-          ),
-          (
-            partial.pointPolicies == first.pointPolicies
-              && partial.replications == first.replications,
-            "different points"
-          ),
-          (
-            partial.blockSize == first.blockSize,
-            "block size \(partial.blockSize) vs \(first.blockSize)"
-          ),
-          (partial.shards == first.shards, "\(partial.shards) shards vs \(first.shards)"),
-        ], path: path, first: paths[0], what: "sweep")
-    }
-    try PartialFile.requireEveryShardOnce(partials.map(\.shard), of: first.shards, paths: paths)
-    var merged = first
-    merged.shard = 0
-    merged.shards = 1
-    for partial in partials.dropFirst() {
-      merged.events += partial.events
-      for point in merged.tallies.indices {
-        PartialFile.add(partial.tallies[point], to: &merged.tallies[point])
-      }
-    }
-    return merged
+    var merger = PartialMerger<SweepPartial>()
+    for (partial, path) in zip(partials, paths) { try merger.add(partial, path: path) }
+    return try merger.result(complete: true)
   }
 }
 
@@ -140,6 +105,10 @@ extension SweepPartial {
       throw PartialError(
         message: "\(sweepName): the partial's tallies do not fit the sweep it holds (an edited "
           + "file?); write the shards again")
+    }
+    for (point, run) in runs.enumerated() {
+      try PartialFile.checkWhole(
+        tallies[point], users: run.scenario.users, path: sweepName, at: "$.tallies[\(point)]")
     }
     return (plan, try plan.outcome(tallies: tallies, file: sourceLabel))
   }

@@ -261,30 +261,53 @@ extension LatencyHistogram: Codable {
     try container.encode(pairs, forKey: .bins)
   }
 
+  /// Reads a histogram back, refusing (with a `DecodingError` naming the field) counts that are
+  /// negative, above 2⁵³ (where `Double` bins stop being exact) or do not add up, and bins out
+  /// of range, so that no file makes a histogram trap later.
   public init(from decoder: Decoder) throws {
     self.init()
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    count = try container.decode(Int.self, forKey: .count)
-    belowRangeCount = try container.decode(Int.self, forKey: .below)
-    aboveRangeCount = try container.decode(Int.self, forKey: .above)
+    func readCount(_ key: CodingKeys) throws -> Int {
+      let value = try container.decode(Int.self, forKey: key)
+      guard value >= 0, value <= 1 << 53 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container,
+          debugDescription: "\(value) is not a count from 0 to 2^53")
+      }
+      return value
+    }
+    count = try readCount(.count)
+    belowRangeCount = try readCount(.below)
+    aboveRangeCount = try readCount(.above)
     sum = try container.decode(Double.self, forKey: .sum)
     minimum = try container.decodeIfPresent(Double.self, forKey: .minimum)
     maximum = try container.decodeIfPresent(Double.self, forKey: .maximum)
-    var inRange: UInt64 = 0
-    for pair in try container.decode([[UInt64]].self, forKey: .bins) {
-      guard pair.count == 2, pair[0] < UInt64(Self.binCount) else {
+    var inRange = 0
+    for pair in try container.decode([[Int]].self, forKey: .bins) {
+      guard pair.count == 2, pair[0] >= 0, pair[0] < Self.binCount, pair[1] >= 0,
+        pair[1] <= 1 << 53
+      else {
         throw DecodingError.dataCorruptedError(
           forKey: .bins, in: container,
-          debugDescription: "a bin is [index < \(Self.binCount), count]")
+          debugDescription:
+            "a bin is [index from 0 to \(Self.binCount - 1), count from 0 to 2^53], not \(pair)")
       }
-      storage.histogram.pointee.bin[Int(pair[0])] = Double(pair[1])
-      inRange += pair[1]
+      inRange += pair[1]  // Both at most 2^53: no overflow.
+      guard inRange <= count else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .bins, in: container,
+          debugDescription: "the bins hold more than count \(count) values")
+      }
+      storage.histogram.pointee.bin[pair[0]] += Double(pair[1])
     }
-    guard inRange + UInt64(belowRangeCount + aboveRangeCount) == UInt64(count),
+    guard inRange + belowRangeCount + aboveRangeCount == count,
       (count == 0) == (minimum == nil), (count == 0) == (maximum == nil)
     else {
       throw DecodingError.dataCorruptedError(
-        forKey: .count, in: container, debugDescription: "counts do not add up")
+        forKey: .count, in: container,
+        debugDescription:
+          "counts do not add up: \(inRange) in the bins + \(belowRangeCount) below + "
+          + "\(aboveRangeCount) above is not count \(count)")
     }
   }
 }

@@ -9,73 +9,87 @@ enum MergeCommand {
   static let spec = CommandSpec(
     name: "merge",
     abstract: "Combine the partial results of a sharded run or sweep into its reports.",
-    positionalUsage: "PARTIAL...",
+    positionalUsage: "PARTIAL... | FOLDER",
     positionalCount: (1, nil),
     options: [
       .value(
         "out", "dir",
         "Output folder (default: results/<scenario name>/, or results/sweep-<name>/)."),
+      .value(
+        "partial-out", "file",
+        "Write the merge of these partials as one partial result instead of reports."),
       .flag("no-report", "Do not write report.html."),
       .flag("quiet", "Accepted for symmetry with run; merge prints no progress."),
     ],
     discussion:
       "Give every partial-K-of-N.json of one run (run --shard) or one sweep (sweep --shard),\n"
-      + "in any order. The files are byte-identical to those of the same run or sweep without\n"
-      + "shards (a run's manifest.json aside). Partials of different scenarios, sweeps, seeds,\n"
-      + "versions or shard counts, and missing or repeated shards, are refused (exit 2).")
+      + "in any order, or the folder that holds them. The files are byte-identical to those of\n"
+      + "the same run or sweep without shards (a run's manifest.json aside). With --partial-out\n"
+      + "FILE, any subset of the partials is merged into one partial covering their shards, to\n"
+      + "merge in a tree: the final files are the same however the tree is shaped. Partials of\n"
+      + "different scenarios, sweeps, seeds, versions or shard counts, edited partials, and\n"
+      + "missing or repeated shards, are refused (exit 2).")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let started = Date()
-    let paths = parsed.positionals
-    var runs: [PartialResult] = []
-    var sweeps: [SweepPartial] = []
-    for path in paths {
-      do {
-        switch try PartialFile.read(contentsOf: path) {
-        case .run(let partial): runs.append(partial)
-        case .sweep(let partial): sweeps.append(partial)
-        }
-      } catch {
-        throw ToolError.input(error.message)
-      }
-      if !runs.isEmpty, !sweeps.isEmpty {
-        throw ToolError.input(
-          "\(path) and \(paths[0]): one is a run's partial result, the other a sweep's; "
-            + "merge only the shards of one run or one sweep")
-      }
+    let partialOut = parsed.value("partial-out")
+    if partialOut != nil, parsed.value("out") != nil {
+      throw UsageError(
+        message: "give either '--out' (reports) or '--partial-out' (one merged partial), "
+          + "not both", command: "merge")
     }
-    if !sweeps.isEmpty {
-      let merged: SweepPartial
-      do {
-        merged = try SweepPartial.merge(sweeps, paths: paths)
-      } catch {
-        throw ToolError.input(error.message)
-      }
-      return try mergeSweep(merged, parsed, started: started, output: output)
-    }
-    let merged: PartialResult
+    let merged: PartialFile
     do {
-      merged = try PartialResult.merge(runs, paths: paths)
+      merged = try PartialFile.merge(
+        PartialFile.paths(parsed.positionals), complete: partialOut == nil)
     } catch {
       throw ToolError.input(error.message)
     }
-    var scenario: Scenario
-    do {
-      scenario = try ScenarioLoader.load(
-        json: merged.scenarioSource, file: "\(paths[0]) (scenario)")
-    } catch {
-      throw ToolError.input(error.description)
+    if let partialOut {
+      return try writePartial(merged, to: partialOut, output: output)
     }
-    scenario.users = merged.users
-    scenario.replications = merged.replications
-    scenario.seed = UInt64(merged.seed) ?? scenario.seed
-    scenario.baseline = merged.baseline
-    scenario.policies = try merged.policies.map { name in
-      if let policy = scenario.policies.first(where: { $0.name == name }) { return policy }
-      if let preset = PolicyCatalog.preset(named: name) {
-        return NamedPolicy(name: name, configuration: preset.configuration)
+    switch merged {
+    case .sweep(let sweep): return try mergeSweep(sweep, parsed, started: started, output: output)
+    case .run(let run): return try mergeRun(run, parsed, started: started, output: output)
+    }
+  }
+
+  /// Writes `merged` as one partial result at `path`.
+  static func writePartial(
+    _ merged: PartialFile, to path: String, output: any OutputStreams
+  ) throws -> Int32 {
+    let parent = (path as NSString).deletingLastPathComponent
+    let folder = try OutputFolder.forCommand(at: parent.isEmpty ? "." : parent)
+    let name = (path as NSString).lastPathComponent
+    let covers: ShardCoverage
+    let shards: Int
+    do {
+      switch merged {
+      case .run(let partial):
+        try folder.write(try partial.encoded(), to: name)
+        (covers, shards) = (partial.covers, partial.shards)
+      case .sweep(let partial):
+        try folder.write(try partial.encoded(), to: name)
+        (covers, shards) = (partial.covers, partial.shards)
       }
-      throw ToolError.input("\(paths[0]): unknown policy '\(name)' in the partial result")
+    } catch let error as OutputError {
+      throw ToolError.failure(error.message)
+    }
+    output.out(
+      "Wrote \(path): shards \(covers.description) of \(shards) (\(covers.count) of \(shards)); "
+        + "merge it with the other partials of the run")
+    return ExitStatus.success
+  }
+
+  /// Writes a merged run's files: byte for byte those of the same run without shards.
+  static func mergeRun(
+    _ merged: PartialResult, _ parsed: ParsedArguments, started: Date, output: any OutputStreams
+  ) throws -> Int32 {
+    let scenario: Scenario
+    do {
+      scenario = try merged.scenario(file: parsed.positionals[0])
+    } catch {
+      throw ToolError.input(error.message)
     }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
     let folder = try OutputFolder.forCommand(at: outPath)

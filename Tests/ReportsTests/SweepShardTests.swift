@@ -104,7 +104,7 @@ struct SweepShardTests {
     #expect {
       try PartialFile.read(contentsOf: path)
     } throws: { error in
-      (error as? PartialError)?.message.contains("do not match") == true
+      (error as? PartialError)?.message.contains("edited or truncated") == true
     }
   }
 }

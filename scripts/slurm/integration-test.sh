@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Integration test of the Slurm recipe on a real single-node cluster (local-cluster.sh):
-# one run of BINARY without shards, the same run as a 4-task job array plus the dependent
-# merge job through submit.sh, and the five CSVs compared byte for byte.
+# one run of BINARY without shards, the same run as a 4-task job array plus a two-level
+# merge through submit.sh --fan-in 2 (an array of 2 merges of 2 partials, --partial-out, then
+# the merge of those), and the five CSVs compared byte for byte.
 #   bash scripts/slurm/integration-test.sh BINARY WORKDIR [SHARDS [run options...]]
-# Defaults: 4 shards, --users 400 --replications 4 --seed 7 (the default scenario).
+# Defaults: 4 shards, --users 400 --replications 4 --seed 7 (the default scenario); the fan-in
+# is DEFERRAL_SIM_SLURM_FAN_IN (default 2; 0 for one flat merge).
 # Starts the cluster if it is not running and then stops it again at the end (set
 # DEFERRAL_SIM_KEEP_CLUSTER=1 to keep it); a cluster found running is reused and left up.
 # Prints the wall times: the run without shards, the sharded run through Slurm end to end
@@ -29,6 +31,9 @@ shift $(($# < 3 ? $# : 3))
 options=("$@")
 [ ${#options[@]} -gt 0 ] || options=(--users 400 --replications 4 --seed 7)
 timeout_s=${DEFERRAL_SIM_SLURM_TIMEOUT:-600}
+fan_in=${DEFERRAL_SIM_SLURM_FAN_IN:-2}
+fan_args=()
+[ "$fan_in" -eq 0 ] || fan_args=(--fan-in "$fan_in")
 files=(summary.csv paired.csv by-screen.csv by-reason.csv replications.csv)
 
 say() { echo "slurm-integration: $*" >&2; }
@@ -113,10 +118,11 @@ t0=$(now)
 }
 single_s=$(since "$t0")
 
-# 2. The same run through Slurm: the array and the merge, as the README's recipe submits them.
+# 2. The same run through Slurm: the array and a two-level merge, as the README's recipe
+#    submits them.
 t0=$(now)
 submitted=$(cd "$work" && DEFERRAL_SIM=$bin bash "$here/submit.sh" default sharded "$shards" \
-  "${options[@]}")
+  "${fan_args[@]}" "${options[@]}")
 say "$submitted"
 wait_for_jobs "$submitted"
 sharded_s=$(since "$t0")
@@ -172,6 +178,9 @@ fi
 
 parts_size=$(du -ch "${parts[@]}" | tail -n 1 | cut -f 1)
 echo "wall time, run without shards (--jobs $(nproc)): ${single_s} s"
+if [ -d "$work/sharded/tree" ]; then
+  echo "two-level merge (fan-in $fan_in): $(ls "$work/sharded/tree" | tr '\n' ' ')"
+fi
 echo "wall time, $shards shards through Slurm, submission to merged files: ${sharded_s} s"
 echo "merge: job run time ${merge_runtime}; the same merge timed here: ${merge_s} s" \
   "(${shards} partials, ${parts_size})"

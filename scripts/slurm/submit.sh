@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Submits a sharded run (or sweep) and its merge to Slurm: N array tasks, then a merge that
-# waits for all of them (afterok; if a shard fails, the merge never runs). Prints the two job
-# ids.
-#   bash scripts/slurm/submit.sh SCENARIO OUT N [run options...]
-#   bash scripts/slurm/submit.sh --sweep SWEEP OUT N [sweep options...]
+# waits for all of them (afterok; if a shard fails, the merge never runs). Prints the job ids.
+#   bash scripts/slurm/submit.sh SCENARIO OUT N [--fan-in F] [run options...]
+#   bash scripts/slurm/submit.sh --sweep SWEEP OUT N [--fan-in F] [sweep options...]
+# With --fan-in F (< N), the merge is a tree of two levels: an array of ceil(N/F) merges of F
+# partials each (merge-level.sbatch, --partial-out) after the shards, then one merge of those
+# (merge.sbatch OUT N F); the files are the same as the flat merge's, byte for byte.
 # Example: bash scripts/slurm/submit.sh default results/big 16 --users 1000000 --replications 20
 # Example: bash scripts/slurm/submit.sh --sweep scenarios/sweeps/consent-ceiling.json \
 #            results/sweep-consent-ceiling 8
@@ -27,9 +29,37 @@ scenario=$1
 out=$2
 shards=$3
 shift 3
+fan_in=0
+options=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --fan-in)
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]] || [ "$2" -lt 2 ]; then
+        echo "$0: --fan-in needs a number of partials per merge, 2 or more" >&2
+        exit 2
+      fi
+      fan_in=$2
+      shift 2
+      ;;
+    *)
+      options+=("$1")
+      shift
+      ;;
+  esac
+done
 mkdir -p "$out/parts"
-array=$(sbatch --parsable --array="0-$((shards - 1))" "$here/shard.sbatch" "${sweep[@]}" "$scenario" "$out" "$@")
+array=$(sbatch --parsable --array="0-$((shards - 1))" "$here/shard.sbatch" "${sweep[@]}" "$scenario" "$out" "${options[@]}")
 array=${array%%;*}
-merge=$(sbatch --parsable --dependency="afterok:$array" "$here/merge.sbatch" "$out" "$shards")
-merge=${merge%%;*}
-echo "shards: job $array (array 0-$((shards - 1))); merge: job $merge"
+if [ "$fan_in" -gt 0 ] && [ "$shards" -gt "$fan_in" ]; then
+  groups=$(((shards + fan_in - 1) / fan_in))
+  level=$(sbatch --parsable --array="0-$((groups - 1))" --dependency="afterok:$array" \
+    "$here/merge-level.sbatch" "$out" "$shards" "$fan_in")
+  level=${level%%;*}
+  merge=$(sbatch --parsable --dependency="afterok:$level" "$here/merge.sbatch" "$out" "$shards" "$fan_in")
+  merge=${merge%%;*}
+  echo "shards: job $array (array 0-$((shards - 1))); tree: job $level (array 0-$((groups - 1)), fan-in $fan_in); merge: job $merge"
+else
+  merge=$(sbatch --parsable --dependency="afterok:$array" "$here/merge.sbatch" "$out" "$shards")
+  merge=${merge%%;*}
+  echo "shards: job $array (array 0-$((shards - 1))); merge: job $merge"
+fi
