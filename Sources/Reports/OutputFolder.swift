@@ -68,7 +68,13 @@ public final class OutputFolder: @unchecked Sendable {
     }
     self.path = trimmed
     self.mode = mode
-    let ns = trimmed as NSString
+    // A shared folder may be named `.` or `..`: its lock goes beside its real path.
+    var located = trimmed
+    if mode == .shared, let real = realpath(trimmed, nil) {
+      located = String(cString: real)
+      free(real)
+    }
+    let ns = located as NSString
     let last = ns.lastPathComponent
     guard last != ".", last != "..", last != "/" else {
       throw OutputError(

@@ -59,7 +59,8 @@ enum MergeCommand {
     _ merged: PartialFile, to path: String, output: any OutputStreams
   ) throws -> Int32 {
     let parent = (path as NSString).deletingLastPathComponent
-    let folder = try OutputFolder.forCommand(at: parent.isEmpty ? "." : parent)
+    // One file added to a folder others may share (shards, other merges): not a unit.
+    let folder = try OutputFolder.forCommand(at: parent.isEmpty ? "." : parent, mode: .shared)
     let name = (path as NSString).lastPathComponent
     let covers: ShardCoverage
     let shards: Int
@@ -73,7 +74,7 @@ enum MergeCommand {
         (covers, shards) = (partial.covers, partial.shards)
       }
     } catch let error as OutputError {
-      throw ToolError.failure(error.message)
+      throw ToolError(error)
     }
     output.out(
       "Wrote \(path): shards \(covers.description) of \(shards) (\(covers.count) of \(shards)); "
