@@ -10,17 +10,21 @@ struct OptionSpec: Sendable {
   var help: String
   /// Whether the option may be given more than once (values are kept in order).
   var repeatable = false
+  /// A one-letter spelling, `-u` for `--users`, or `nil`.
+  var short: Character?
 
-  static func flag(_ name: String, _ help: String) -> OptionSpec {
-    OptionSpec(name: name, valueName: nil, help: help)
+  static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
+    OptionSpec(name: name, valueName: nil, help: help, short: short)
   }
 
   static func value(
-    _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false
+    _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false,
+    short: Character? = nil
   )
     -> OptionSpec
   {
-    OptionSpec(name: name, valueName: valueName, help: help, repeatable: repeatable)
+    OptionSpec(
+      name: name, valueName: valueName, help: help, repeatable: repeatable, short: short)
   }
 }
 
@@ -46,7 +50,8 @@ struct CommandSpec: Sendable {
     lines.append("OPTIONS:")
     let rows =
       options.map { option -> (String, String) in
-        let left = "--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? "")
+        let short = option.short.map { "-\($0), " } ?? "    "
+        let left = short + "--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? "")
         return (left, option.help)
       } + [("-h, --help", "Show help information.")]
     let width = rows.map(\.0.count).max() ?? 0
@@ -101,13 +106,21 @@ struct ParsedArguments {
         wantsHelp = true
         continue
       }
-      guard argument.hasPrefix("--") else {
+      var name: String
+      var inlineValue: String?
+      if argument.hasPrefix("--") {
+        name = String(argument.dropFirst(2))
+      } else if argument.count == 2, let letter = argument.last,
+        let option = spec.options.first(where: { $0.short == letter })
+      {
+        name = option.name
+      } else {
+        let known = spec.options.compactMap { $0.short.map { "-\($0)" } }
         throw UsageError(
-          message: "unknown option '\(argument)'; options are spelled --name (see --help)",
+          message: "unknown option '\(argument)'; options are spelled --name"
+            + (known.isEmpty ? "" : " (short ones: \(known.joined(separator: ", ")))"),
           command: spec.name)
       }
-      var name = String(argument.dropFirst(2))
-      var inlineValue: String?
       if let equals = name.firstIndex(of: "=") {
         inlineValue = String(name[name.index(after: equals)...])
         name = String(name[..<equals])
@@ -116,8 +129,6 @@ struct ParsedArguments {
         var message = "unknown option '--\(name)' for '\(spec.name)'"
         if let near = Spelling.closest(to: name, in: spec.options.map(\.name)) {
           message += "; did you mean '--\(near)'?"
-        } else {
-          message += "; see 'deferral-sim \(spec.name) --help'"
         }
         throw UsageError(message: message, command: spec.name)
       }
@@ -131,7 +142,10 @@ struct ParsedArguments {
       let value: String
       if let inlineValue {
         value = inlineValue
-      } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+      } else if index < arguments.count,
+        !arguments[index].hasPrefix("--")
+          || Double(arguments[index]) != nil
+      {
         value = arguments[index]
         index += 1
       } else {
@@ -186,6 +200,30 @@ struct ParsedArguments {
         command: command)
     }
     return number
+  }
+
+  /// The value of `--name` as a number in (0, `bound`), if given.
+  func positiveNumber(_ name: String, below bound: Double) throws(UsageError) -> Double? {
+    guard let text = value(name) else { return nil }
+    guard let number = Double(text), number > 0, number < bound else {
+      throw UsageError(
+        message: "'--\(name)' must be a number above 0 and below \(bound), such as 0.05, "
+          + "not '\(text)'", command: command)
+    }
+    return number
+  }
+
+  /// The value of `--name`, which must be one of `choices`, if given.
+  func choice(_ name: String, in choices: [String]) throws(UsageError) -> String? {
+    guard let text = value(name) else { return nil }
+    guard choices.contains(text) else {
+      var message = "'--\(name)' must be one of \(choices.joined(separator: ", ")), not '\(text)'"
+      if let near = Spelling.closest(to: text, in: choices) {
+        message += "; did you mean '\(near)'?"
+      }
+      throw UsageError(message: message, command: command)
+    }
+    return text
   }
 
   /// The value of `--name` split at commas, empty items removed, if given.

@@ -9,7 +9,11 @@ struct Command: Sendable {
 }
 
 enum Commands {
-  static let all: [Command] = [run, trace, sweep, merge, validate, policies]
+  static let all: [Command] = [run, trace, sweep, merge, validate, policies, completions]
+
+  static let completions = Command(
+    spec: Completions.spec,
+    execute: { arguments, output in try Completions.execute(arguments, output) })
 
   static func find(_ name: String) -> Command? {
     all.first { $0.spec.name == name }
@@ -25,17 +29,33 @@ enum Commands {
         .value("policies", "a,b,...", "Policies to compare (default: the scenario's)."),
         .value(
           "baseline", "name", "Policy the others are compared against (default: storekit-auto)."),
-        .value("users", "n", "Users per replication (overrides the scenario)."),
-        .value("replications", "r", "Replications (overrides the scenario)."),
+        .value("users", "n", "Users per replication (overrides the scenario).", short: "u"),
+        .value("replications", "r", "Replications (overrides the scenario).", short: "r"),
         .value("seed", "s", "Run seed (overrides the scenario)."),
-        .value("jobs", "j", "Worker threads (default: the number of cores)."),
-        .value("out", "dir", "Output folder (default: results/<scenario name>/)."),
+        .value("jobs", "j", "Worker threads (default: the number of cores).", short: "j"),
+        .value("out", "dir", "Output folder (default: results/<scenario name>/).", short: "o"),
         .value("shard", "K/N", "Run only shard K of N and write a partial result (see merge)."),
         .flag("messages-log", "Also write messages.csv, one row per message."),
         .flag("no-report", "Do not write report.html."),
-        .flag("quiet", "No progress line on standard error."),
+        .flag("quiet", "No progress line on standard error.", short: "q"),
+        .value(
+          "format", "table|csv|json",
+          "What goes to standard output: the table (default), or summary.csv as CSV or JSON."),
+        .flag("wide", "Print every column of the table, however wide the terminal."),
+        .value(
+          "precision", "rel",
+          "Add replications until every headline metric's 95% half-width is below REL of its "
+            + "mean (e.g. 0.05)."),
+        .value(
+          "max-replications", "n", "The most replications --precision may run (default 64)."),
       ],
-      discussion: "Without SCENARIO the embedded default scenario (indie-subscription) is used."
+      discussion:
+        "Without SCENARIO the embedded default scenario (indie-subscription) is used.\n\n"
+        + "--precision starts from the scenario's (or --replications') count and doubles it until\n"
+        + "every headline metric of every policy has a 95% half-width below REL of its mean (a\n"
+        + "metric at exactly 0 with a zero-width interval counts as precise), or --max-replications\n"
+        + "is reached (then it says which metrics fell short). Replication r is the same users\n"
+        + "whatever the count, so the files are those of a plain run with the final count."
     ),
     execute: { arguments, output in try RunCommand.execute(arguments, output) }
   )

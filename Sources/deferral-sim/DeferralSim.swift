@@ -28,8 +28,17 @@ struct DeferralSim {
     }
     switch first {
     case "-h", "--help", "help":
-      if first == "help", arguments.count > 1, let command = Commands.find(arguments[1]) {
-        output.out(command.spec.helpText)
+      if first == "help", arguments.count > 1 {
+        if arguments[1] == "--man" {
+          output.out(ManPage.page(version: version))
+        } else if let command = Commands.find(arguments[1]) {
+          output.out(command.spec.helpText)
+        } else {
+          output.err(
+            "error: no command '\(arguments[1])'; 'deferral-sim help' lists them, "
+              + "'deferral-sim help --man' prints the man page")
+          return ExitStatus.usage
+        }
       } else {
         output.out(toolHelp)
       }
@@ -108,6 +117,9 @@ struct DeferralSim {
       "OPTIONS:",
       "  -h, --help     Show help information (also: deferral-sim <command> --help).",
       "  -V, --version  Show the version.",
+      "",
+      "'deferral-sim help COMMAND' for a command's options; 'deferral-sim help --man' prints the",
+      "man page; 'deferral-sim completions bash|zsh|fish' a shell completion script.",
       "",
       "EXIT STATUS: 0 success, 1 failure while running, 2 bad usage or bad input.",
     ]

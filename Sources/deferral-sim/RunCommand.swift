@@ -107,15 +107,28 @@ enum RunCommand {
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     var loaded = try loadScenario(parsed.positionals.first)
     try applyOverrides(parsed, to: &loaded.scenario)
-    let scenario = loaded.scenario
     let jobs =
       try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     let shard = try parseShard(parsed.value("shard"))
+    let precision = try parsed.positiveNumber("precision", below: 1)
+    let maximumReplications =
+      try parsed.integer("max-replications", in: ScenarioLoader.replicationBounds) ?? 64
+    if precision != nil, shard != nil {
+      throw UsageError(
+        message: "'--precision' cannot be combined with '--shard': find the count unsharded, "
+          + "then shard with --replications", command: "run")
+    }
+    if precision == nil, parsed.value("max-replications") != nil {
+      throw UsageError(
+        message: "'--max-replications' bounds '--precision'; give both", command: "run")
+    }
+    var scenario = loaded.scenario
     if shard != nil, parsed.flag("messages-log") {
       throw UsageError(
         message: "'--messages-log' cannot be combined with '--shard'; run the messages log "
           + "unsharded", command: "run")
     }
+    let format = try parsed.choice("format", in: ["table", "csv", "json"]) ?? "table"
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
     let folder = try OutputFolder.forCommand(
       at: outPath, mode: shard == nil ? .replace : .shared)
@@ -123,7 +136,7 @@ enum RunCommand {
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
     let meter = ProgressMeter(enabled: showProgress, output: output)
-    let options = RunOptions(
+    var options = RunOptions(
       users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs,
       shard: shard)
     var progress: (@Sendable (RunProgress) -> Void)?
@@ -131,8 +144,20 @@ enum RunCommand {
       progress = { @Sendable report in meter.update(report) }
     }
     let world = CompiledScenario(scenario)
-    let result: RunResult
-    if parsed.flag("messages-log") {
+    var result: RunResult
+    var precise: RunResult?
+    if let precision {
+      let found = try replicationsForPrecision(
+        scenario, world: world, jobs: jobs, relative: precision, maximum: maximumReplications,
+        output: output, quiet: parsed.flag("quiet"))
+      scenario.replications = found.replications
+      loaded.scenario.replications = found.replications
+      options.replications = found.replications
+      precise = found.result
+    }
+    if let precise, !parsed.flag("messages-log") {
+      result = precise
+    } else if parsed.flag("messages-log") {
       let log: MessageLog
       do {
         log = try MessageLog(
@@ -194,14 +219,14 @@ enum RunCommand {
     try writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder,
       extraFiles: parsed.flag("messages-log") ? ["messages.csv"] : [],
-      htmlReport: !parsed.flag("no-report"), output: output)
+      htmlReport: !parsed.flag("no-report"), output: output, format: format)
     return ExitStatus.success
   }
 
   /// Writes the run folder's files and prints the summary table: shared by `run` and `merge`.
   static func writeReports(
     scenario: Scenario, result: RunResult, manifest: Manifest, folder: OutputFolder,
-    extraFiles: [String], htmlReport: Bool, output: any OutputStreams
+    extraFiles: [String], htmlReport: Bool, output: any OutputStreams, format: String = "table"
   ) throws {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     do {
@@ -214,6 +239,14 @@ enum RunCommand {
     } catch {
       throw ToolError(error)
     }
+    let written = report.files.map(\.name) + extraFiles + (htmlReport ? ["report.html"] : [])
+    let wrote = "Wrote \(written.joined(separator: ", ")), manifest.json to \(folder.path)/"
+    if format != "table", let summary = report.files.first(where: { $0.name == "summary.csv" }) {
+      // Machine-readable standard output: the summary alone; the rest goes to standard error.
+      output.out(format == "json" ? summary.table.jsonText : String(summary.table.text.dropLast()))
+      output.err(wrote)
+      return
+    }
     output.out(
       "\(scenario.name): \(scenario.users) users × \(scenario.replications) replications × "
         + "\(scenario.policies.count) policies, seed \(scenario.seed), "
@@ -221,8 +254,7 @@ enum RunCommand {
     output.out("")
     output.out(TerminalTable.render(report))
     output.out("")
-    let written = report.files.map(\.name) + extraFiles + (htmlReport ? ["report.html"] : [])
-    output.out("Wrote \(written.joined(separator: ", ")), manifest.json to \(folder.path)/")
+    output.out(wrote)
   }
 }
 

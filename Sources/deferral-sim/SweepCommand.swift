@@ -12,13 +12,16 @@ enum SweepCommand {
     positionalUsage: "SWEEP",
     positionalCount: (1, 1),
     options: [
-      .value("jobs", "j", "Worker threads (default: the number of cores)."),
+      .value("jobs", "j", "Worker threads (default: the number of cores).", short: "j"),
       .value(
         "shard", "K/N",
         "Run only shard K of N of every point and write a partial result (see merge)."),
-      .value("out", "dir", "Output folder (default: results/sweep-<file name>/)."),
+      .value("out", "dir", "Output folder (default: results/sweep-<file name>/).", short: "o"),
       .flag("no-report", "Do not write report.html."),
-      .flag("quiet", "No progress line on standard error."),
+      .flag("quiet", "No progress line on standard error.", short: "q"),
+      .value(
+        "format", "table|csv|json",
+        "What goes to standard output: the front (default), or sweep.csv as CSV or JSON."),
     ],
     discussion:
       "SWEEP is a JSON file: a base policy, a grid of 'policy.KEY' and 'scenario.PATH'\n"

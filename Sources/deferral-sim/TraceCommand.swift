@@ -3,7 +3,8 @@ import Reports
 import Simulation
 
 /// `deferral-sim trace`: one synthetic user's life, event by event, from the engine's own run
-/// of that user (the same code with a recording sink), under one or two policies.
+/// of that user (the same code with a recording sink), under one or two policies; or, with
+/// `--find`, the users whose life had a given outcome.
 enum TraceCommand {
   static let spec = CommandSpec(
     name: "trace",
@@ -12,81 +13,118 @@ enum TraceCommand {
     positionalCount: (0, 1),
     options: [
       .value("policy", "name", "Policy to trace; give it twice to compare two.", repeatable: true),
-      .value("user", "n", "Which user (0-based index within the replication)."),
-      .value("replication", "r", "Which replication (default 0)."),
+      .value("user", "n", "Which user (0-based index within the replication).", short: "u"),
+      .value("replication", "r", "Which replication (default 0).", short: "r"),
       .value("seed", "s", "Run seed (default: the scenario's)."),
+      .flag("diff", "With two policies: only the rows where their lives differ, with context."),
+      .value("context", "n", "Rows of shared life shown around each difference (default 2)."),
+      .value(
+        "find", "outcome",
+        "List users with an outcome: interrupted, forced, missed, failed, differ."),
+      .value("limit", "n", "At most this many users with --find (default 20)."),
+      .value("format", "text|csv|json", "Output format (default text)."),
     ],
     discussion:
-      "Each row: simulated time (day and clock), the screen and its kind, what happened, the\n"
-      + "message (#index and reason), and for rows marked 'policy' what the policy decided\n"
-      + "and why. The user is exactly the one a 'run' with the same seed simulates.")
+      "Each row: simulated time (day and clock, and seconds), the policy (with two: 'both'\n"
+      + "when their lives agree), the screen and its kind, what happened, the message (#index\n"
+      + "and reason), and for policy rows what the policy decided and why. The user is exactly\n"
+      + "the one a 'run' with the same seed simulates.\n\n"
+      + "--find scans the users of one replication and lists those whose life under the\n"
+      + "policy (each given, or every policy of the scenario) had the outcome: 'interrupted'\n"
+      + "(a sheet over a screen of kind launch, onboarding, paywall, checkout or immersive),\n"
+      + "'forced' (a fallback fired), 'missed' (a consent deadline passed unshown), 'failed'\n"
+      + "(a display attempt failed), 'differ' (two policies' lives differ).\n\n"
+      + "CSV and JSON columns: policy, time_s, clock, screen, kind, what, message, reason,\n"
+      + "decision, why (results/README.md). Examples:\n"
+      + "  deferral-sim trace --find interrupted --policy storekit-auto --limit 5\n"
+      + "  deferral-sim trace --policy storekit-auto --policy deadline-aware --user 5 --diff")
+
+  static let outcomes = ["interrupted", "forced", "missed", "failed", "differ"]
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     var loaded = try RunCommand.loadScenario(parsed.positionals.first)
-    let names = parsed.allValues("policy")
-    guard !names.isEmpty, names.count <= 2 else {
-      throw UsageError(message: "give '--policy NAME' once or twice", command: "trace")
-    }
-    guard let user = try parsed.integer("user", in: 0...(loaded.scenario.users - 1)) else {
-      throw UsageError(message: "'--user N' is required", command: "trace")
-    }
-    let replication =
-      try parsed.integer("replication", in: 0...(loaded.scenario.replications - 1)) ?? 0
     if let seed = try parsed.unsigned("seed") { loaded.scenario.seed = seed }
     let scenario = loaded.scenario
-    let policies = try names.map { name -> NamedPolicy in
-      if let policy = scenario.policies.first(where: { $0.name == name }) { return policy }
-      if let preset = PolicyCatalog.preset(named: name) {
-        return NamedPolicy(name: name, configuration: preset.configuration)
+    let format = try parsed.choice("format", in: ["text", "csv", "json"]) ?? "text"
+    let replication =
+      try parsed.integer("replication", in: 0...(scenario.replications - 1)) ?? 0
+    let names = parsed.allValues("policy")
+    guard names.count <= 2 else {
+      throw UsageError(message: "give '--policy NAME' once or twice", command: "trace")
+    }
+    let policies = try names.map { try resolve($0, in: scenario) }
+    let world = CompiledScenario(scenario)
+
+    if let outcome = try parsed.choice("find", in: outcomes) {
+      if parsed.value("user") != nil {
+        throw UsageError(message: "'--find' lists users; drop '--user'", command: "trace")
       }
-      let valid = Array(Set(scenario.policies.map(\.name) + PolicyCatalog.presetNames)).sorted()
-      var message = "unknown policy '\(name)'"
-      if let near = Spelling.closest(to: name, in: valid) { message += "; did you mean '\(near)'?" }
-      throw UsageError(
-        message: message + " Valid: \(valid.joined(separator: ", "))", command: "trace")
+      let searched = policies.isEmpty ? scenario.policies : policies
+      if outcome == "differ", searched.count != 2 {
+        throw UsageError(
+          message: "'--find differ' compares two policies: give '--policy' twice",
+          command: "trace")
+      }
+      let limit = try parsed.integer("limit", in: 1...1_000_000) ?? 20
+      let found = TraceSearch.find(
+        outcome, in: world, policies: searched, replication: replication, limit: limit)
+      output.out(
+        TraceRender.found(
+          found, outcome: outcome, scenario: scenario, replication: replication, format: format))
+      return ExitStatus.success
     }
 
-    let world = CompiledScenario(scenario)
-    var rows: [(time: Double, order: Int, cells: [String])] = []
-    var summaries: [String] = []
-    for (index, policy) in policies.enumerated() {
-      let traced = Engine.trace(
-        world, policy: policy.configuration, seed: scenario.seed, replication: replication,
-        user: user)
-      for (order, step) in traced.steps.enumerated() {
-        let screen =
-          step.screen >= 0
-          ? "\(scenario.screens[step.screen].name) (\(scenario.screens[step.screen].kind.rawValue))"
-          : "—"
-        let message = step.message >= 0 ? "#\(step.message) \(step.reason?.name ?? "")" : ""
-        var cells = [TraceFormat.clock(step.time)]
-        if policies.count > 1 { cells.append(policy.name) }
-        cells += [screen, step.what.rawValue, message, step.decision, step.why]
-        rows.append((step.time, order * policies.count + index, cells))
-      }
-      let tally = traced.tally
-      let interrupted = tally.screenInterrupted.reduce(0, +)
-      let displayed = traced.outcomes.filter { $0.outcome == "displayed" }.count
-      summaries.append(
-        "\(policy.name): \(traced.outcomes.count) messages, \(displayed) displayed, "
-          + "\(interrupted) interrupted screen visit(s), "
-          + "\(tally.onboardingRunsInterrupted)/\(tally.onboardingRunsStarted) onboarding runs "
-          + "interrupted, \(tally.fallbackFired) forced")
+    guard !policies.isEmpty else {
+      throw UsageError(
+        message: "give '--policy NAME' (once, or twice to compare), or '--find OUTCOME'",
+        command: "trace")
     }
-    rows.sort { ($0.time, $0.order) < ($1.time, $1.order) }
-    var header = ["time"]
-    if policies.count > 1 { header.append("policy") }
-    header += ["screen", "what", "message", "decision", "why"]
-    let table = [header] + rows.map(\.cells)
-    let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-    output.out(
-      "\(scenario.name): user \(user), replication \(replication), seed \(scenario.seed)")
-    for row in table {
+    guard let user = try parsed.integer("user", in: 0...(scenario.users - 1)) else {
+      throw UsageError(
+        message: "'--user N' is required (find one with '--find interrupted')", command: "trace")
+    }
+    if parsed.flag("diff"), policies.count != 2 {
+      throw UsageError(
+        message: "'--diff' compares two policies: give '--policy' twice", command: "trace")
+    }
+    let context = try parsed.integer("context", in: 0...1000) ?? 2
+    let lives = policies.map { policy in
+      TraceLife(
+        policy: policy,
+        traced: Engine.trace(
+          world, policy: policy.configuration, seed: scenario.seed, replication: replication,
+          user: user),
+        scenario: scenario)
+    }
+    let aligned = TraceAlignment(lives: lives)
+    let header =
+      "\(scenario.name): user \(user), replication \(replication), seed \(scenario.seed)"
+    switch format {
+    case "csv": output.out(TraceRender.csv(aligned, diffOnly: parsed.flag("diff")))
+    case "json":
       output.out(
-        row.enumerated().map { $1.padding(to: widths[$0]) }.joined(separator: "  ").trimmed())
+        TraceRender.json(
+          aligned, lives: lives, scenario: scenario, user: user, replication: replication,
+          diffOnly: parsed.flag("diff")))
+    default:
+      output.out(header)
+      output.out(TraceRender.text(aligned, diffOnly: parsed.flag("diff"), context: context))
+      output.out("")
+      for life in lives { output.out(life.summary) }
     }
-    output.out("")
-    for summary in summaries { output.out(summary) }
     return ExitStatus.success
+  }
+
+  /// A policy of the scenario or a preset, by name.
+  static func resolve(_ name: String, in scenario: Scenario) throws -> NamedPolicy {
+    if let policy = scenario.policies.first(where: { $0.name == name }) { return policy }
+    if let preset = PolicyCatalog.preset(named: name) {
+      return NamedPolicy(name: name, configuration: preset.configuration)
+    }
+    let valid = Array(Set(scenario.policies.map(\.name) + PolicyCatalog.presetNames)).sorted()
+    var message = "unknown policy '\(name)'"
+    if let near = Spelling.closest(to: name, in: valid) { message += "; did you mean '\(near)'?" }
+    throw UsageError(
+      message: message + " Valid: \(valid.joined(separator: ", "))", command: "trace")
   }
 }

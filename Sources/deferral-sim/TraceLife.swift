@@ -1,0 +1,174 @@
+import MessageDeferral
+import Reports
+import Simulation
+
+/// One row of a trace, in words: what `trace` prints, writes as CSV, or as JSON.
+struct TraceRow: Equatable {
+  var time: Double
+  var screen: String
+  var kind: String
+  var what: String
+  var message: String
+  var reason: String
+  var decision: String
+  var why: String
+
+  /// The fields two policies' rows are compared on (all of them).
+  var key: [String] { [String(time), screen, what, message, decision, why] }
+}
+
+/// One user's life under one policy, as rows and a one-line summary.
+struct TraceLife {
+  var policy: NamedPolicy
+  var rows: [TraceRow]
+  var tally: Tally
+  var outcomes: [MessageOutcome]
+  let interruptingScreens: [Bool]
+
+  init(
+    policy: NamedPolicy,
+    traced: (steps: [TraceStep], outcomes: [MessageOutcome], tally: Tally),
+    scenario: Scenario
+  ) {
+    self.policy = policy
+    tally = traced.tally
+    outcomes = traced.outcomes
+    interruptingScreens = scenario.screens.map { TraceLife.interrupting.contains($0.kind) }
+    rows = traced.steps.map { step in
+      // A cold launch starts on no screen yet: the engine's step still carries the screen
+      // the process died on.
+      let shown = step.what == .coldLaunch ? -1 : step.screen
+      return TraceRow(
+        time: step.time,
+        screen: shown >= 0 ? scenario.screens[shown].name : "",
+        kind: shown >= 0 ? scenario.screens[shown].kind.rawValue : "",
+        what: step.what.rawValue,
+        message: step.message >= 0 ? "#\(step.message)" : "",
+        reason: step.reason?.name ?? "", decision: step.decision, why: step.why)
+    }
+  }
+
+  /// Screen kinds over which a sheet is an interruption.
+  static let interrupting: Set<ScreenKind> = [
+    .launch, .onboarding, .paywall, .checkout, .immersive,
+  ]
+
+  /// Interrupted visits to screens of an interrupting kind.
+  var interruptions: Int {
+    zip(tally.screenInterrupted, interruptingScreens).reduce(0) { $0 + ($1.1 ? $1.0 : 0) }
+  }
+
+  var displayed: Int { outcomes.filter { $0.outcome == "displayed" }.count }
+
+  /// Whether the life had `outcome` (one of ``TraceCommand/outcomes`` but `differ`).
+  func had(_ outcome: String) -> Bool {
+    switch outcome {
+    case "interrupted": interruptions > 0
+    case "forced": tally.fallbackFired > 0
+    case "missed": tally.consentDeadlineMisses > 0
+    case "failed": tally.displayFailures > 0
+    default: false
+    }
+  }
+
+  var summary: String {
+    "\(policy.name): \(outcomes.count) messages, \(displayed) displayed, "
+      + "\(interruptions) interrupted screen visit(s), "
+      + "\(tally.onboardingRunsInterrupted)/\(tally.onboardingRunsStarted) onboarding runs "
+      + "interrupted, \(tally.fallbackFired) forced, \(tally.displayFailures) failed display(s), "
+      + "\(tally.consentDeadlineMisses) consent deadline(s) missed"
+  }
+}
+
+/// Two lives lined up: the rows they share (`both`) and those only one had, in time order.
+/// With one life every row is its own.
+struct TraceAlignment {
+  enum Entry: Equatable {
+    case both(TraceRow)
+    case only(Int, TraceRow)
+
+    var row: TraceRow {
+      switch self {
+      case .both(let row), .only(_, let row): row
+      }
+    }
+  }
+
+  var entries: [Entry] = []
+  var names: [String]
+
+  /// The most cells of the longest-common-subsequence table; beyond it the middle of two
+  /// lives that differ is listed without alignment (still in time order).
+  static let alignmentBudget = 4_000_000
+
+  init(lives: [TraceLife]) {
+    names = lives.map(\.policy.name)
+    guard lives.count == 2 else {
+      entries = lives.first?.rows.map { .only(0, $0) } ?? []
+      return
+    }
+    let a = lives[0].rows
+    let b = lives[1].rows
+    var prefix = 0
+    while prefix < min(a.count, b.count), a[prefix].key == b[prefix].key { prefix += 1 }
+    var suffix = 0
+    while suffix < min(a.count, b.count) - prefix,
+      a[a.count - 1 - suffix].key == b[b.count - 1 - suffix].key
+    {
+      suffix += 1
+    }
+    entries = a[..<prefix].map { .both($0) }
+    let middleA = Array(a[prefix..<(a.count - suffix)])
+    let middleB = Array(b[prefix..<(b.count - suffix)])
+    entries += Self.align(middleA, middleB)
+    entries += a[(a.count - suffix)...].map { .both($0) }
+  }
+
+  /// Longest common subsequence of the two middles, or a time-ordered merge when too large.
+  static func align(_ a: [TraceRow], _ b: [TraceRow]) -> [Entry] {
+    guard !a.isEmpty || !b.isEmpty else { return [] }
+    guard (a.count + 1) * (b.count + 1) <= alignmentBudget else {
+      let tagged = a.map { Entry.only(0, $0) } + b.map { Entry.only(1, $0) }
+      return tagged.enumerated().sorted {
+        ($0.element.row.time, $0.offset) < ($1.element.row.time, $1.offset)
+      }.map(\.element)
+    }
+    let width = b.count + 1
+    var lengths = [Int](repeating: 0, count: (a.count + 1) * width)
+    for i in stride(from: a.count - 1, through: 0, by: -1) {
+      for j in stride(from: b.count - 1, through: 0, by: -1) {
+        lengths[i * width + j] =
+          a[i].key == b[j].key
+          ? lengths[(i + 1) * width + j + 1] + 1
+          : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
+      }
+    }
+    var result: [Entry] = []
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      if i < a.count, j < b.count, a[i].key == b[j].key {
+        result.append(.both(a[i]))
+        i += 1
+        j += 1
+      } else if j == b.count
+        || (i < a.count
+          && (lengths[(i + 1) * width + j] > lengths[i * width + j + 1]
+            || (lengths[(i + 1) * width + j] == lengths[i * width + j + 1]
+              && a[i].time <= b[j].time)))
+      {
+        result.append(.only(0, a[i]))
+        i += 1
+      } else {
+        result.append(.only(1, b[j]))
+        j += 1
+      }
+    }
+    return result
+  }
+
+  /// Whether the two lives differ anywhere.
+  var differs: Bool {
+    entries.contains { if case .only = $0 { true } else { false } }
+  }
+}

@@ -1,0 +1,226 @@
+import MessageDeferral
+import Reports
+import Simulation
+
+/// Traces as text (aligned columns), CSV and JSON; and `--find`'s list of users.
+enum TraceRender {
+  static let csvHeader = [
+    "policy", "time_s", "clock", "screen", "kind", "what", "message", "reason", "decision", "why",
+  ]
+
+  /// Aligned columns; with two policies a shared row is printed once, as `both`. With
+  /// `diffOnly`, only rows one policy had, with `context` shared rows around each run of them.
+  static func text(_ aligned: TraceAlignment, diffOnly: Bool, context: Int) -> String {
+    let two = aligned.names.count == 2
+    var shown: [Int?] = []  // entry indices, nil for an elision mark
+    if diffOnly {
+      let differing = aligned.entries.indices.filter {
+        if case .only = aligned.entries[$0] { true } else { false }
+      }
+      if differing.isEmpty {
+        return "the two lives are the same: no row differs"
+      }
+      var keep = Set<Int>()
+      for index in differing {
+        for near in max(0, index - context)...min(aligned.entries.count - 1, index + context) {
+          keep.insert(near)
+        }
+      }
+      var last = -1
+      for index in keep.sorted() {
+        if last >= 0, index > last + 1 { shown.append(nil) }
+        if last < 0, index > 0 { shown.append(nil) }
+        shown.append(index)
+        last = index
+      }
+      if last < aligned.entries.count - 1 { shown.append(nil) }
+    } else {
+      shown = aligned.entries.indices.map { $0 }
+    }
+    var header = ["time"]
+    if two { header.append("policy") }
+    header += ["screen", "what", "message", "decision", "why"]
+    var table: [[String]?] = [header]
+    for item in shown {
+      guard let index = item else {
+        table.append(nil)
+        continue
+      }
+      let entry = aligned.entries[index]
+      let row = entry.row
+      var cells = [TraceFormat.clock(row.time)]
+      if two {
+        switch entry {
+        case .both: cells.append("both")
+        case .only(let life, _): cells.append(aligned.names[life])
+        }
+      }
+      let screen = row.screen.isEmpty ? "—" : "\(row.screen) (\(row.kind))"
+      let message = row.message.isEmpty ? "" : "\(row.message) \(row.reason)"
+      cells += [screen, row.what, message, row.decision, row.why]
+      table.append(cells)
+    }
+    let widths = header.indices.map { column in
+      table.compactMap { $0?[column].count }.max() ?? 0
+    }
+    return table.map { cells in
+      guard let cells else { return "  ⋮" }
+      return cells.enumerated().map { $1.padding(to: widths[$0]) }.joined(separator: "  ")
+        .trimmed()
+    }.joined(separator: "\n")
+  }
+
+  /// One CSV row per event of each life (a shared event once per policy, so each policy's
+  /// rows are its whole life); with `diffOnly`, only the rows one policy had.
+  static func csv(_ aligned: TraceAlignment, diffOnly: Bool) -> String {
+    var table = CSVTable(header: csvHeader)
+    for entry in aligned.entries {
+      switch entry {
+      case .both(let row):
+        guard !diffOnly else { continue }
+        for name in aligned.names { table.append(fields(name, row)) }
+      case .only(let life, let row):
+        table.append(fields(aligned.names[life], row))
+      }
+    }
+    return String(table.text.dropLast())
+  }
+
+  static func fields(_ policy: String, _ row: TraceRow) -> [CSVField] {
+    [
+      .text(policy), .number(row.time), .text(TraceFormat.clock(row.time)), .text(row.screen),
+      .text(row.kind), .text(row.what), .text(row.message), .text(row.reason),
+      .text(row.decision), .text(row.why),
+    ]
+  }
+
+  /// A JSON document: the user, each policy's summary, and the rows as in ``csv(_:diffOnly:)``.
+  static func json(
+    _ aligned: TraceAlignment, lives: [TraceLife], scenario: Scenario, user: Int,
+    replication: Int, diffOnly: Bool
+  ) -> String {
+    var rows: [ConfigValue] = []
+    func object(_ policy: String, _ row: TraceRow) -> ConfigValue {
+      let values = fields(policy, row).map { field -> ConfigValue in
+        if case .number(let number?) = field { return .number(number) }
+        if case .text(let text) = field { return .string(text) }
+        return .null
+      }
+      return .object(zip(csvHeader, values).map { ConfigValue.Member(key: $0, value: $1) })
+    }
+    for entry in aligned.entries {
+      switch entry {
+      case .both(let row):
+        guard !diffOnly else { continue }
+        for name in aligned.names { rows.append(object(name, row)) }
+      case .only(let life, let row): rows.append(object(aligned.names[life], row))
+      }
+    }
+    let policies = lives.map { life in
+      ConfigValue.object([
+        .init(key: "name", value: .string(life.policy.name)),
+        .init(key: "messages", value: .number(Double(life.outcomes.count))),
+        .init(key: "displayed", value: .number(Double(life.displayed))),
+        .init(key: "interrupted_visits", value: .number(Double(life.interruptions))),
+        .init(
+          key: "onboarding_runs_started", value: .number(Double(life.tally.onboardingRunsStarted))),
+        .init(
+          key: "onboarding_runs_interrupted",
+          value: .number(Double(life.tally.onboardingRunsInterrupted))),
+        .init(key: "forced", value: .number(Double(life.tally.fallbackFired))),
+        .init(key: "failed_displays", value: .number(Double(life.tally.displayFailures))),
+        .init(
+          key: "consent_deadlines_missed", value: .number(Double(life.tally.consentDeadlineMisses))),
+      ])
+    }
+    let document = ConfigValue.object([
+      .init(key: "scenario", value: .string(scenario.name)),
+      .init(key: "user", value: .number(Double(user))),
+      .init(key: "replication", value: .number(Double(replication))),
+      .init(key: "seed", value: .string(String(scenario.seed))),
+      .init(key: "policies", value: .array(policies)),
+      .init(key: "rows", value: .array(rows)),
+    ])
+    return document.jsonText()
+  }
+
+  /// `--find`'s answer: the users found, each with every searched policy's summary.
+  static func found(
+    _ found: TraceSearch.Found, outcome: String, scenario: Scenario, replication: Int,
+    format: String
+  ) -> String {
+    switch format {
+    case "csv":
+      var table = CSVTable(header: ["user", "policy", "outcome"])
+      for (user, policies) in found.users {
+        for policy in policies { table.append([.integer(user), .text(policy), .text(outcome)]) }
+      }
+      return String(table.text.dropLast())
+    case "json":
+      let users = found.users.map { user, policies in
+        ConfigValue.object([
+          .init(key: "user", value: .number(Double(user))),
+          .init(key: "policies", value: .array(policies.map { .string($0) })),
+        ])
+      }
+      return ConfigValue.object([
+        .init(key: "scenario", value: .string(scenario.name)),
+        .init(key: "replication", value: .number(Double(replication))),
+        .init(key: "outcome", value: .string(outcome)),
+        .init(key: "scanned", value: .number(Double(found.scanned))),
+        .init(key: "users", value: .array(users)),
+      ]).jsonText()
+    default:
+      var lines = [
+        "\(scenario.name), replication \(replication): \(found.users.count) user(s) with "
+          + "'\(outcome)' among the first \(found.scanned) of \(scenario.users) scanned"
+          + (found.users.isEmpty ? "" : ":")
+      ]
+      for (user, policies) in found.users {
+        lines.append("  user \(user): \(policies.joined(separator: ", "))")
+      }
+      if let (user, policies) = found.users.first {
+        let flags = policies.prefix(2).map { "--policy \($0)" }.joined(separator: " ")
+        lines.append("See one: deferral-sim trace \(flags) --user \(user)")
+      }
+      return lines.joined(separator: "\n")
+    }
+  }
+}
+
+/// `trace --find`: the users of one replication whose life had an outcome.
+enum TraceSearch {
+  struct Found {
+    /// Each user found, with the policies under which it had the outcome.
+    var users: [(Int, [String])] = []
+    var scanned = 0
+  }
+
+  static func find(
+    _ outcome: String, in world: CompiledScenario, policies: [NamedPolicy], replication: Int,
+    limit: Int
+  ) -> Found {
+    var found = Found()
+    let scenario = world.scenario
+    for user in 0..<scenario.users {
+      found.scanned = user + 1
+      let lives = policies.map { policy in
+        TraceLife(
+          policy: policy,
+          traced: Engine.trace(
+            world, policy: policy.configuration, seed: scenario.seed, replication: replication,
+            user: user),
+          scenario: scenario)
+      }
+      let matching: [String]
+      if outcome == "differ" {
+        matching = TraceAlignment(lives: lives).differs ? lives.map(\.policy.name) : []
+      } else {
+        matching = lives.filter { $0.had(outcome) }.map(\.policy.name)
+      }
+      if !matching.isEmpty { found.users.append((user, matching)) }
+      if found.users.count >= limit { break }
+    }
+    return found
+  }
+}
