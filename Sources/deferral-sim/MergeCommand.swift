@@ -78,7 +78,7 @@ enum MergeCommand {
     }
     output.out(
       "Wrote \(path): shards \(covers.description) of \(shards) (\(covers.count) of \(shards)); "
-        + "merge it with the other partials of the run")
+        + "merge it with the other partials of the same run or sweep")
     return ExitStatus.success
   }
 

@@ -88,6 +88,20 @@ struct PartialHardeningTests {
     }
   }
 
+  /// Histogram counts that used to trap while decoding (a sum past Int.max, a negative count,
+  /// bins holding more than the count) are decoding errors.
+  @Test(arguments: [
+    #"{"count": 1, "below": 9223372036854775807, "above": 1, "sum": 0, "bins": []}"#,
+    #"{"count": -1, "below": 0, "above": 0, "sum": 0, "bins": []}"#,
+    #"{"count": 1, "below": 0, "above": 0, "sum": 1, "minimum": 1, "maximum": 1,"#
+      + #" "bins": [[700, 9007199254740992], [701, 9007199254740992]]}"#,
+  ])
+  func histogramCountsOutOfRangeAreDecodingErrors(json: String) {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(LatencyHistogram.self, from: Data(json.utf8))
+    }
+  }
+
   /// The embedded scenario's digest is recomputed: a renamed scenario is refused.
   @Test func anEditedScenarioIsRefused() throws {
     var object = try Self.runObject()
