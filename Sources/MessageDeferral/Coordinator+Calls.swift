@@ -25,3 +25,20 @@ extension Coordinator {
     return found
   }
 }
+
+extension Coordinator {
+  /// Whether a call would select anything: Adapty checks for an empty selection before it
+  /// refuses a call made while another runs (`guard !selection.isEmpty else { return }`
+  /// precedes `guard !isShowing`), so a call that selects nothing is no refusal.
+  func hasSelection(for trigger: _Trigger) -> Bool {
+    var found = false
+    store.forEach { entry in
+      let reason = entry.message.reason
+      if configuration.showsUnknownReasons || reason.isKnown, passesFilter(reason, trigger: trigger)
+      {
+        found = true
+      }
+    }
+    return found
+  }
+}

@@ -51,7 +51,9 @@ extension Coordinator {
   /// Attempts a flush: selects the messages this trigger may show and asks to display them.
   mutating func flush(at now: Double, trigger: _Trigger, into actions: inout PolicyActions) {
     if batch != nil {
-      if case .checkpoint = trigger, configuration.refusesConcurrentShow {
+      if case .checkpoint = trigger, configuration.refusesConcurrentShow,
+        hasSelection(for: trigger)
+      {
         counters.refusedShowCalls += 1
       }
       return

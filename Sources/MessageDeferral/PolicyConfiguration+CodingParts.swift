@@ -98,7 +98,9 @@ extension ListenerDelay {
   }
 
   /// Reads a `listener_delay` value, recording every problem in `reader`.
-  static func read(_ value: ConfigValue, at path: String, reader: inout _ConfigReader)
+  static func read(
+    _ value: ConfigValue, at path: String, reader: inout _ConfigReader
+  )
     -> ListenerDelay?
   {
     let example = "{\"lognormal\": {\"median\": \"300ms\", \"sigma\": 0.5}} or {\"fixed\": \"0s\"}"
@@ -139,7 +141,8 @@ extension ListenerDelay {
       }
       guard let low, let high else { return nil }
       guard low < high else {
-        reader.issue(at: "\(at).high", "must be greater than low; for a constant use {\"fixed\": …}")
+        reader.issue(
+          at: "\(at).high", "must be greater than low; for a constant use {\"fixed\": …}")
         return nil
       }
       return .uniform(low: low, high: high)

@@ -134,7 +134,8 @@ extension UserSimulator {
     queue.removeAll(keepingCapacity: true)
     messages.removeAll(keepingCapacity: true)
     coordinator = Coordinator(configuration: policy)
-    listenerDelay = policy.listenerDelay.isZero ? nil : Sampler(DistributionSpec(policy.listenerDelay))
+    listenerDelay =
+      policy.listenerDelay.isZero ? nil : Sampler(DistributionSpec(policy.listenerDelay))
     listenerReadyAt = 0
     if listenerDelay != nil { storeKitDefault = Coordinator(configuration: .storeKitAuto) }
     now = 0
