@@ -44,6 +44,13 @@ extension UserSimulator {
     guard toStoreKit else { return false }
     // StoreKit's default asks for no timer; the policy's timer is left as it is.
     storeKitDefault.handle(event, at: now, into: &actions)
+    if Sink.recordsSteps, case .delivered = event {
+      sink.step(
+        TraceStep(
+          time: now, screen: currentScreen, what: .policy, message: -1, reason: nil,
+          decision: actions.displays.isEmpty ? "StoreKit holds it" : "StoreKit displays it",
+          why: "no listener until \(TraceFormat.clock(listenerReadyAt))"))
+    }
     for request in actions.displays {
       attemptDisplay(request, tally: &tally)
     }
