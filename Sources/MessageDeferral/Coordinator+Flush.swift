@@ -51,7 +51,9 @@ extension Coordinator {
   /// Attempts a flush: selects the messages this trigger may show and asks to display them.
   mutating func flush(at now: Double, trigger: _Trigger, into actions: inout PolicyActions) {
     if batch != nil {
-      if case .checkpoint = trigger, configuration.refusesConcurrentShow {
+      if case .checkpoint = trigger, configuration.refusesConcurrentShow,
+        hasSelection(for: trigger)
+      {
         counters.refusedShowCalls += 1
       }
       return
@@ -69,7 +71,13 @@ extension Coordinator {
     var selected = candidates
     candidates = []
     selected.removeAll(keepingCapacity: true)
+    var headSeen = false
     store.forEach { entry in
+      if configuration.displaysOneAtATime {
+        // Only the head of the queue is ever considered (see `displaysOneAtATime`).
+        guard !headSeen else { return }
+        headSeen = true
+      }
       guard !entry.inFlight else { return }
       let reason = entry.message.reason
       if !configuration.showsUnknownReasons, !reason.isKnown { return }
@@ -77,7 +85,11 @@ extension Coordinator {
       let overdue = isOverdue(entry, due: due, at: now)
       let forced = isForced(entry, due: due, at: now, trigger: trigger)
       var eligible = forced || entry.nextRetryAt <= now
-      if !eligible, regularAllowed, passesFilter(reason), gateAllows(reason) { eligible = true }
+      if !eligible, regularAllowed, passesFilter(reason, trigger: trigger), gateAllows(reason),
+        !isSleepingHead(entry, at: now)
+      {
+        eligible = true
+      }
       guard eligible else { return }
       let deadline =
         reason == .priceIncreaseConsent ? (entry.message.deadline ?? .infinity) : .infinity
@@ -132,9 +144,14 @@ extension Coordinator {
     }
   }
 
-  func passesFilter(_ reason: Reason) -> Bool {
-    guard let filter = configuration.reasonFilter else { return true }
-    return filter.contains(reason)
+  /// Whether `reason` passes the policy's reason filter and, at a checkpoint, that call's
+  /// reasons.
+  func passesFilter(_ reason: Reason, trigger: _Trigger) -> Bool {
+    if let filter = configuration.reasonFilter, !filter.contains(reason) { return false }
+    if case .checkpoint(let kind) = trigger, let reasons = checkpointReasons[kind.index] {
+      return reasons.contains(reason)
+    }
+    return true
   }
 
   /// Whether the gate lets `reason` be shown on the current screen.
@@ -251,10 +268,17 @@ extension Coordinator {
     emitNextInBatch(into: &actions)
   }
 
-  /// OpenIAP: every queued message without a scheduled retry gets one.
+  /// OpenIAP: every queued message without a scheduled retry gets one (only the head when
+  /// ``PolicyConfiguration/displaysOneAtATime``).
   mutating func scheduleRetries(at now: Double) {
     guard let backoff = configuration.retryBackoff else { return }
+    var headSeen = false
+    let headOnly = configuration.displaysOneAtATime
     store.updateAll { entry in
+      if headOnly {
+        guard !headSeen else { return }
+        headSeen = true
+      }
       if !entry.inFlight, entry.nextRetryAt == .infinity || entry.nextRetryAt <= now {
         entry.nextRetryAt = now + entry.retryDelay
         entry.retryDelay = min(entry.retryDelay * 2, backoff.maximum)

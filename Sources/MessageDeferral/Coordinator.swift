@@ -68,6 +68,9 @@ public struct CoordinatorCounters: Sendable, Equatable {
   public var duplicatesIgnored = 0
   /// Queued messages lost with the process.
   public var lostWithProcess = 0
+  /// Queued messages dropped by a call that empties the queue
+  /// (``PolicyConfiguration/clearsAfterCall``), shown or not.
+  public var clearedAfterCall = 0
   public init() {}
 }
 
@@ -105,13 +108,17 @@ public struct Coordinator: Sendable {
   let mayNeedTimer: Bool
   /// Bit `kind.index` set: that kind is a checkpoint (a set lookup without hashing).
   let checkpointMask: UInt16
+  /// The reasons of the checkpoint call at each kind, indexed by ``ScreenKind/index``
+  /// (`nil`: every reason, or no checkpoint there).
+  let checkpointReasons: [Set<Reason>?]
 
   public init(configuration: PolicyConfiguration) {
     self.configuration = configuration
     mayNeedTimer =
       !configuration.ceilings.isEmpty || configuration.deadlineMargin != nil
       || configuration.retryBackoff != nil
-    checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.index) }
+    checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.kind.index) }
+    checkpointReasons = ScreenKind.allCases.map { configuration.checkpoint(for: $0)?.reasons }
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
   }
@@ -132,7 +139,8 @@ public struct Coordinator: Sendable {
     }
     let kind = currentKind.map(\.rawValue) ?? "no screen"
     if configuration.triggers == [.checkpoint] {
-      let names = configuration.checkpoints.sorted().map(\.rawValue).joined(separator: ", ")
+      let names = configuration.checkpoints.map(\.kind).sorted().map(\.rawValue)
+        .joined(separator: ", ")
       return "waits for a checkpoint (\(names)); on \(kind)"
     }
     if !canPresent { return "gate closed on \(kind)" }
@@ -156,7 +164,8 @@ public struct Coordinator: Sendable {
       batchCurrent = nil
       shownThisBreak = 0
 
-    case .delivered(let message):
+    case .delivered(var message):
+      if !configuration.knowsDeadlines { message.deadline = nil }
       if configuration.deduplicates, store.contains(message.id) {
         counters.duplicatesIgnored += 1
       } else {
@@ -184,6 +193,7 @@ public struct Coordinator: Sendable {
         trigger = .gateAssignment(kind)
       }
       flush(at: now, trigger: trigger, into: &actions)
+      if case .checkpoint = trigger, configuration.clearsAfterCall { clearAfterCall() }
 
     case .sceneActivated:
       sceneActive = true
@@ -197,6 +207,7 @@ public struct Coordinator: Sendable {
       let removed: _Entry?
       if configuration.removesDisplayed {
         removed = store.remove(id: id)
+        if configuration.removesEveryCopy { while store.remove(id: id) != nil {} }
       } else {
         store.update(id: id) { $0.inFlight = false }
         removed = nil
@@ -206,6 +217,7 @@ public struct Coordinator: Sendable {
         if !store.containsLane(lane) { firstSeen[lane] = nil }
       }
       continueBatch(after: id, failure: nil, at: now, into: &actions)
+      if configuration.displaysOneAtATime { flush(at: now, trigger: .delivery, into: &actions) }
 
     case .displayFailed(let id, let failure):
       switch configuration.onFailure {

@@ -17,7 +17,8 @@ public enum PolicyCatalog {
     public var configuration: PolicyConfiguration
   }
 
-  /// The presets, in the order DESIGN §3 lists them.
+  /// The presets, in the order DESIGN §3 lists them, each older SDK release or weaker
+  /// assumption after the preset it varies.
   public static let presets: [Preset] = [
     Preset(
       name: "storekit-auto",
@@ -37,11 +38,17 @@ public enum PolicyCatalog {
       configuration: .adaptyManual),
     Preset(
       name: "revenuecat-manual",
-      summary: "RevenueCat showStoreMessagesAutomatically false: all at home, never removed",
+      summary: "RevenueCat 5.6+ manual: all at home, shown ones removed, failed ones kept",
       configuration: .revenueCatManual),
     Preset(
+      name: "revenuecat-manual-legacy",
+      summary: "RevenueCat 4.27-5.5 manual: all at home, then removeAll(); no win-back type",
+      configuration: .revenueCatManualLegacy),
+    Preset(
       name: "openiap",
-      summary: "OpenIAP / react-native-iap: all at once on delivery, retry 0.5 s doubling to 2 s",
+      summary:
+        "OpenIAP: one at a time on delivery, retry 0.5 s doubling to 2 s; only with a "
+        + "billing-issue listener registered, else as storekit-auto",
       configuration: .openIAP),
     Preset(
       name: "never",
@@ -51,6 +58,10 @@ public enum PolicyCatalog {
       name: "deadline-aware",
       summary: "Ours: natural breaks, one sheet per break, most urgent first, persisted ceilings",
       configuration: .deadlineAware),
+    Preset(
+      name: "deadline-blind",
+      summary: "deadline-aware without the renewal date: ceilings alone force consent",
+      configuration: .deadlineBlind),
   ]
 
   /// The preset names, in order.

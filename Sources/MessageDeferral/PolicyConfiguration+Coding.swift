@@ -1,26 +1,17 @@
 /// Reading a policy from a scenario file and writing one out (`deferral-sim policies --json`).
 ///
-/// The keys, in the order ``PolicyConfiguration/configValue`` writes them, with their types:
-/// `gate` (object: screen kind → `open` | `closed` | `unchanged`), `gate_at_launch` (bool),
-/// `gate_overrides` (array of `{reason, kind, allowed}`), `triggers` (array of `delivery`,
-/// `gate_assignment`, `screen_appearance`, `checkpoint`), `checkpoints` (array of kinds),
-/// `reason_filter` (array of reasons, or null for all), `ordering` (`arrival` | `article` |
-/// `priority` | `urgency`), `requires_active_scene`, `sequential_batch`,
-/// `refuses_concurrent_show` (bools), `on_failure` (`keep_in_place` | `append_to_back`),
-/// `stops_batch_without_scene`, `removes_displayed`, `retries_on_scene_activation` (bools),
-/// `retry_backoff` (`{initial, maximum}` durations, or null), `ceilings` (object: reason →
-/// duration or null), `ceiling_clock` (`in_process_arrival` | `first_delivery`), `forcing`
-/// (`"immediate"` or `{"boundary_first": {"grace": duration}}`), `deadline_margin` (duration
-/// or null), `deduplicates`, `shows_unknown_reasons` (bools), `sheets_per_break` (integer ≥ 1,
-/// or null for all).
+/// The keys are ``PolicyConfiguration/keys``, in the order ``PolicyConfiguration/configValue``
+/// writes them; `scenarios/README.md` ("Policy keys") gives each one's values, default, meaning
+/// and the presets that set it, and `scenarios/schema.json` its shape.
 extension PolicyConfiguration {
   /// Every key a policy object may have, besides `name` and `preset`.
   public static let keys = [
     "gate", "gate_at_launch", "gate_overrides", "triggers", "checkpoints", "reason_filter",
     "ordering", "requires_active_scene", "sequential_batch", "refuses_concurrent_show",
-    "on_failure", "stops_batch_without_scene", "removes_displayed",
-    "retries_on_scene_activation", "retry_backoff", "ceilings", "ceiling_clock", "forcing",
-    "deadline_margin", "deduplicates", "shows_unknown_reasons", "sheets_per_break",
+    "displays_one_at_a_time", "on_failure", "stops_batch_without_scene", "removes_displayed",
+    "removes_every_copy", "clears_after_call", "retries_on_scene_activation", "retry_backoff",
+    "ceilings", "ceiling_clock", "forcing", "deadline_margin", "knows_deadlines", "deduplicates",
+    "shows_unknown_reasons", "sheets_per_break", "listener_delay",
   ]
 
   /// The configuration as a JSON-shaped value with every key (the format policies are read in).
@@ -49,16 +40,19 @@ extension PolicyConfiguration {
     members.append(
       member(
         "triggers", strings(Triggers.named.filter { triggers.contains($0.trigger) }.map(\.name))))
-    members.append(member("checkpoints", strings(checkpoints.sorted().map(\.rawValue))))
+    members.append(member("checkpoints", checkpointsValue))
     members.append(
       member("reason_filter", reasonFilter.map { strings($0.sorted().map(\.name)) } ?? .null))
     members.append(member("ordering", .string(ordering.rawValue)))
     members.append(member("requires_active_scene", .bool(requiresActiveScene)))
     members.append(member("sequential_batch", .bool(sequentialBatch)))
     members.append(member("refuses_concurrent_show", .bool(refusesConcurrentShow)))
+    members.append(member("displays_one_at_a_time", .bool(displaysOneAtATime)))
     members.append(member("on_failure", .string(onFailure.rawValue)))
     members.append(member("stops_batch_without_scene", .bool(stopsBatchWithoutScene)))
     members.append(member("removes_displayed", .bool(removesDisplayed)))
+    members.append(member("removes_every_copy", .bool(removesEveryCopy)))
+    members.append(member("clears_after_call", .bool(clearsAfterCall)))
     members.append(member("retries_on_scene_activation", .bool(retriesOnSceneActivation)))
     members.append(
       member(
@@ -83,10 +77,12 @@ extension PolicyConfiguration {
           .object([member("boundary_first", .object([member("grace", duration(grace))]))])))
     }
     members.append(member("deadline_margin", duration(deadlineMargin)))
+    members.append(member("knows_deadlines", .bool(knowsDeadlines)))
     members.append(member("deduplicates", .bool(deduplicates)))
     members.append(member("shows_unknown_reasons", .bool(showsUnknownReasons)))
     members.append(
       member("sheets_per_break", sheetsPerBreak.map { .number(Double($0)) } ?? .null))
+    members.append(member("listener_delay", listenerDelay.configValue))
     return .object(members)
   }
 
@@ -148,11 +144,7 @@ extension PolicyConfiguration {
         }
         triggers = result
       case "checkpoints":
-        guard let items = reader.array(value, at: here) else { continue }
-        checkpoints = Set(
-          items.enumerated().compactMap { index, item in
-            reader.enumValue(ScreenKind.self, item, at: "\(here)[\(index)]", what: "screen kind")
-          })
+        if let read = Self.readCheckpoints(value, at: here, reader: &reader) { checkpoints = read }
       case "reason_filter":
         if value == .null {
           reasonFilter = nil
@@ -167,6 +159,8 @@ extension PolicyConfiguration {
         reader.enumValue(Ordering.self, value, at: here, what: "ordering").map { ordering = $0 }
       case "requires_active_scene": reader.bool(value, at: here).map { requiresActiveScene = $0 }
       case "sequential_batch": reader.bool(value, at: here).map { sequentialBatch = $0 }
+      case "displays_one_at_a_time":
+        reader.bool(value, at: here).map { displaysOneAtATime = $0 }
       case "refuses_concurrent_show":
         reader.bool(value, at: here).map { refusesConcurrentShow = $0 }
       case "on_failure":
@@ -176,6 +170,8 @@ extension PolicyConfiguration {
       case "stops_batch_without_scene":
         reader.bool(value, at: here).map { stopsBatchWithoutScene = $0 }
       case "removes_displayed": reader.bool(value, at: here).map { removesDisplayed = $0 }
+      case "removes_every_copy": reader.bool(value, at: here).map { removesEveryCopy = $0 }
+      case "clears_after_call": reader.bool(value, at: here).map { clearsAfterCall = $0 }
       case "retries_on_scene_activation":
         reader.bool(value, at: here).map { retriesOnSceneActivation = $0 }
       case "retry_backoff":
@@ -235,6 +231,7 @@ extension PolicyConfiguration {
         } else if let seconds = reader.duration(value, at: here, positive: false) {
           deadlineMargin = seconds
         }
+      case "knows_deadlines": reader.bool(value, at: here).map { knowsDeadlines = $0 }
       case "deduplicates": reader.bool(value, at: here).map { deduplicates = $0 }
       case "shows_unknown_reasons": reader.bool(value, at: here).map { showsUnknownReasons = $0 }
       case "sheets_per_break":
@@ -243,142 +240,14 @@ extension PolicyConfiguration {
         } else if let count = reader.integer(value, at: here, in: 1...1000) {
           sheetsPerBreak = count
         }
+      case "listener_delay":
+        if let delay = ListenerDelay.read(value, at: here, reader: &reader) {
+          listenerDelay = delay
+        }
       default:
         reader.unknownName(
           member.key, at: here, what: "policy key", valid: ["name", "preset"] + Self.keys)
       }
     }
-  }
-}
-
-/// Reads typed values out of a ``ConfigValue``, recording a problem for each mismatch.
-struct _ConfigReader {
-  var issues: [ConfigIssue]
-  /// Candidate names left to compare against misspellings (see ``suggestion(for:in:)``).
-  var suggestionBudget: Int
-
-  mutating func issue(at path: String, _ message: String) {
-    issues.append(ConfigIssue(path: path, message: message))
-  }
-
-  /// The closest valid name to a misspelled one (``Spelling/closest(to:in:)``).
-  ///
-  /// Bounded work on hostile input: names longer than 64 bytes get no suggestion (they are no
-  /// typo, and comparing them costs their length times each candidate's), and once
-  /// ``suggestionBudget`` comparisons are spent, none does.
-  mutating func suggestion(for name: String, in candidates: [String]) -> String? {
-    guard name.utf8.count <= 64, suggestionBudget >= candidates.count else { return nil }
-    suggestionBudget -= candidates.count
-    return Spelling.closest(to: name, in: candidates)
-  }
-
-  mutating func unknownName(_ name: String, at path: String, what: String, valid: [String]) {
-    var message = "unknown \(what) '\(name)'"
-    if let near = suggestion(for: name, in: valid) {
-      message += "; did you mean '\(near)'?"
-    } else {
-      message += "; valid: " + valid.joined(separator: ", ")
-    }
-    issue(at: path, message)
-  }
-
-  mutating func object(
-    _ value: ConfigValue, at path: String, keys: [String]? = nil
-  )
-    -> [ConfigValue.Member]?
-  {
-    guard case .object(let members) = value else {
-      issue(at: path, "must be an object, not \(value.typeName)")
-      return nil
-    }
-    if let keys {
-      for member in members where !keys.contains(member.key) {
-        unknownName(member.key, at: "\(path).\(member.key)", what: "key", valid: keys)
-      }
-    }
-    return members
-  }
-
-  mutating func required(_ value: ConfigValue, _ key: String, at path: String) -> ConfigValue? {
-    guard let found = value[key] else {
-      issue(at: path, "missing key '\(key)'; add it")
-      return nil
-    }
-    return found
-  }
-
-  mutating func array(_ value: ConfigValue, at path: String) -> [ConfigValue]? {
-    guard case .array(let items) = value else {
-      issue(at: path, "must be an array, not \(value.typeName)")
-      return nil
-    }
-    return items
-  }
-
-  mutating func string(_ value: ConfigValue, at path: String) -> String? {
-    guard case .string(let text) = value else {
-      issue(at: path, "must be a string, not \(value.typeName)")
-      return nil
-    }
-    return text
-  }
-
-  mutating func bool(_ value: ConfigValue, at path: String) -> Bool? {
-    guard case .bool(let flag) = value else {
-      issue(at: path, "must be true or false, not \(value.typeName)")
-      return nil
-    }
-    return flag
-  }
-
-  mutating func integer(_ value: ConfigValue, at path: String, in range: ClosedRange<Int>) -> Int? {
-    guard case .number(let number) = value, number == number.rounded(),
-      number >= Double(range.lowerBound), number <= Double(range.upperBound)
-    else {
-      issue(at: path, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-      return nil
-    }
-    return Int(number)
-  }
-
-  mutating func duration(_ value: ConfigValue, at path: String, positive: Bool) -> Double? {
-    let seconds: Double
-    switch value {
-    case .number(let number): seconds = number
-    case .string(let text):
-      do {
-        seconds = try DurationText.seconds(in: text)
-      } catch {
-        issue(at: path, error.message)
-        return nil
-      }
-    default:
-      issue(
-        at: path, "must be a duration such as \"12h\" or a number of seconds, not \(value.typeName)"
-      )
-      return nil
-    }
-    guard seconds.isFinite, positive ? seconds > 0 : seconds >= 0 else {
-      issue(at: path, "must be \(positive ? "positive" : "zero or more"); give e.g. \"12h\"")
-      return nil
-    }
-    return seconds
-  }
-
-  mutating func reason(_ value: ConfigValue, at path: String) -> Reason? {
-    guard let name = string(value, at: path) else { return nil }
-    if let reason = Reason(name: name) { return reason }
-    unknownName(
-      name, at: path, what: "reason", valid: Reason.known.map(\.name) + ["unknown_<raw value>"])
-    return nil
-  }
-
-  mutating func enumValue<E: RawRepresentable & CaseIterable>(
-    _ type: E.Type, _ value: ConfigValue, at path: String, what: String
-  ) -> E? where E.RawValue == String {
-    guard let name = string(value, at: path) else { return nil }
-    if let found = E(rawValue: name) { return found }
-    unknownName(name, at: path, what: what, valid: E.allCases.map(\.rawValue))
-    return nil
   }
 }

@@ -2,17 +2,24 @@ extension PolicyConfiguration {
   /// `storekit-auto`: StoreKit's default, no listener. Each message is shown as soon as it is
   /// delivered and a scene is active, over whatever screen; a message delivered before the
   /// scene is active, or whose display failed, is shown when the scene next becomes active.
+  /// With no listener there is nothing to attach late: `listener_delay` 0.
   public static let storeKitAuto = PolicyConfiguration(
     triggers: [.delivery], requiresActiveScene: true, onFailure: .keepInPlace,
-    retriesOnSceneActivation: true, deduplicates: true)
+    retriesOnSceneActivation: true, deduplicates: true, listenerDelay: .none)
 
-  /// The article's table (sources/000): launch, onboarding, paywall, checkout ("purchase /
-  /// checkout") and immersive close the switch; home and settings open it; other kinds
-  /// (`content`) leave it as it was.
+  /// The article's table (sources/000), every kind stated. Listed there: launch ("splash"),
+  /// onboarding, checkout ("purchase / checkout") and immersive close the switch; home and
+  /// settings open it. Not listed, so this preset's choices (`scenarios/sweeps/
+  /// article-unlisted-kinds.json` shows what each changes):
+  /// - `paywall` **closed**: read as part of "purchase / checkout" (a sheet over a paywall is
+  ///   an interruption); opening it instead shows consent sooner at the cost of paywall
+  ///   interruptions.
+  /// - `content` **unchanged**: the coordinator assigns `canPresent` only on the screens its
+  ///   table names, so a content screen keeps what the previous screen set.
   public static let articleGate = gateTable(
     [
       .launch: .closed, .onboarding: .closed, .paywall: .closed, .checkout: .closed,
-      .immersive: .closed, .home: .open, .settings: .open,
+      .immersive: .closed, .home: .open, .settings: .open, .content: .unchanged,
     ], otherwise: .unchanged)
 
   /// `screen-gate`: the article's `StoreMessageCoordinator` as written. Consent and billing
@@ -20,11 +27,12 @@ extension PolicyConfiguration {
   /// screen appearance by the article's table, `false` at process start; a flush on every
   /// assignment and every enqueue, only with an active scene; all pending shown in order; a
   /// failed one appended at the back; no retry when the scene later becomes active; no
-  /// de-duplication; pending lost with the process.
+  /// de-duplication; pending lost with the process. The coordinator is created at app start,
+  /// so it listens from launch (`listener_delay` 0).
   public static let screenGate = PolicyConfiguration(
     gate: articleGate, gateAtLaunch: false, triggers: [.delivery, .gateAssignment],
     ordering: .article, requiresActiveScene: true, onFailure: .appendToBack,
-    retriesOnSceneActivation: false)
+    retriesOnSceneActivation: false, listenerDelay: .none)
 
   /// `screen-gate-ceiling`: `screen-gate` plus the article's per-reason ceilings: consent
   /// waiting longer than 12 h is shown at once even on an immersive screen (a fallback
@@ -39,36 +47,81 @@ extension PolicyConfiguration {
     return config
   }()
 
-  /// `adapty-manual`: Adapty `storeMessagesHandling: .manual` (`StoreKitMessageManager`).
-  /// Listener from activation, in memory, de-duplicated; `showStoreMessages(for:)` called at
-  /// every appearance of `home` (the checkpoint); shown one by one with `await`, removed on
-  /// success; a failed display is logged and kept, and the batch goes on, but an unavailable
-  /// scene ends the batch; a call while a batch runs is refused.
+  /// `adapty-manual`: Adapty `storeMessagesHandling: .manual`, following
+  /// adaptyteam/AdaptySDK-iOS `Sources/StoreKit/StoreKitMessageManager.swift` (commit
+  /// 04c18d081c3a47049e00a0fdbb513febd0eb7095) and `Sources/StoreKit/Adapty+StoreMessages.swift`
+  /// (commit 12d09db50096a872f8d07fa63d18a5363ac36178). The manager listens from activation,
+  /// in memory, and ignores a message already pending (`==`); `showStoreMessages(for: nil)`
+  /// (every type, unknown ones as `storekit_<raw>`) at every appearance of `home`; shown one
+  /// by one with `await`, every copy removed on success (`removeAll { $0 == message }`); a
+  /// failed display is logged and kept and the batch goes on, but an unavailable scene ends
+  /// it; a call while a batch runs is refused (`storeMessageShowInProgress`).
+  ///
+  /// `listener_delay`: lognormal, median 300 ms, σ 0.5 — an assumption: the manager is
+  /// created during `Adapty.activate`, which apps call in
+  /// `application(_:didFinishLaunchingWithOptions:)` and which is asynchronous.
   public static let adaptyManual = PolicyConfiguration(
-    triggers: [.checkpoint], checkpoints: [.home], ordering: .arrival,
+    triggers: [.checkpoint], checkpoints: [Checkpoint(.home)], ordering: .arrival,
     requiresActiveScene: false, sequentialBatch: true, refusesConcurrentShow: true,
     onFailure: .keepInPlace, stopsBatchWithoutScene: true, removesDisplayed: true,
-    deduplicates: true, showsUnknownReasons: true)
+    removesEveryCopy: true, deduplicates: true, showsUnknownReasons: true,
+    listenerDelay: .lognormal(median: 0.3, sigma: 0.5))
 
-  /// `revenuecat-manual`: RevenueCat `showStoreMessagesAutomatically: false`
-  /// (`StoreMessagesHelper`). Messages appended to an in-memory list, no de-duplication;
-  /// `showStoreMessages(for:)` at every appearance of `home` calls display on every listed
-  /// message of a recognised type and never removes one (so a failed one stays queued, and
-  /// so does a shown one); unknown reasons have no `StoreMessageType` and can never be shown.
+  /// The types RevenueCat's `StoreMessageType` names from 5.6.0 (win-back added in commit
+  /// c814d0e3acc94218ef4c96faa228e44b887e22f0): `Set(StoreMessageType.allCases)`.
+  public static let revenueCatTypes: Set<Reason> = [
+    .priceIncreaseConsent, .billingIssue, .winBackOffer, .generic,
+  ]
+
+  /// `revenuecat-manual`: RevenueCat `showStoreMessagesAutomatically: false` from purchases-ios
+  /// 5.6.0 on, following RevenueCat/purchases-ios `Sources/Support/StoreMessagesHelper.swift`
+  /// at commit df33158600f06b96e0b6bdee3fe5f2f248bf01f5 (5.6.0, unchanged to
+  /// ff486da380002b66ba57efd9910f62db7ad2c225). Messages appended to an in-memory list, no
+  /// de-duplication; `showStoreMessages(for: Set(StoreMessageType.allCases))` at every
+  /// appearance of `home` calls display on every listed message of a recognised type, all in
+  /// one call; a message whose display succeeded is removed afterwards, every copy (matched
+  /// by `hashValue`); one filtered out or failed stays; a reason without a `StoreMessageType`
+  /// (unknown) is never shown. For earlier releases see ``revenueCatManualLegacy``.
+  ///
+  /// `listener_delay`: lognormal, median 100 ms, σ 0.5 — an assumption: the listener task
+  /// starts when `Purchases.configure` builds its orchestrator
+  /// (`PurchasesOrchestrator.swift`, `deferMessagesIfNeeded()`), in
+  /// `application(_:didFinishLaunchingWithOptions:)`.
   public static let revenueCatManual = PolicyConfiguration(
-    triggers: [.checkpoint], checkpoints: [.home], ordering: .arrival,
-    requiresActiveScene: false, onFailure: .keepInPlace, removesDisplayed: false,
-    deduplicates: false, showsUnknownReasons: false)
+    triggers: [.checkpoint], checkpoints: [Checkpoint(.home, reasons: revenueCatTypes)],
+    ordering: .arrival, requiresActiveScene: false, onFailure: .keepInPlace,
+    removesDisplayed: true, removesEveryCopy: true, deduplicates: false,
+    showsUnknownReasons: false, listenerDelay: .lognormal(median: 0.1, sigma: 0.5))
 
-  /// `openiap`: react-native-iap / OpenIAP. A listener that displays every message at once
-  /// on delivery; while no scene is active (or after a failure) it retries with backoff,
-  /// 0.5 s doubling to 2 s.
+  /// `openiap`: react-native-iap / expo-iap on OpenIAP, following hyodotdev/openiap
+  /// `packages/apple/Sources/OpenIapModule.swift` at commit
+  /// 11dbb07e1888a129f364ef86ac29079e1ff2cd35 (`startMessageListener`,
+  /// `displayStoreKitMessage`). One message at a time: the loop reads the next message of
+  /// `Message.messages` only after the previous `display(in:)` returned; while no scene is
+  /// foreground-active, or after a failed display, it sleeps 0.5 s doubling to 2 s and tries
+  /// again (each message starts at 0.5 s), so a stuck message holds back the rest. Every reason
+  /// is displayed.
+  ///
+  /// **Setup condition.** The listener exists only when the app registered a billing-issue
+  /// listener (`subscriptionBillingIssueListener`) after `initConnection`; otherwise
+  /// OpenIAP never reads `Message.messages` and StoreKit shows every message itself: the app
+  /// behaves as `storekit-auto`.
+  ///
+  /// `listener_delay`: lognormal, median 2 s, σ 0.5 — an assumption: `initConnection` runs
+  /// from JavaScript once the bundle has loaded (e.g. the `useIAP` hook of the root view).
   public static let openIAP = PolicyConfiguration(
     triggers: [.delivery], ordering: .arrival, requiresActiveScene: true,
-    onFailure: .keepInPlace, retryBackoff: Backoff(initial: 0.5, maximum: 2))
+    onFailure: .keepInPlace, displaysOneAtATime: true,
+    retryBackoff: Backoff(initial: 0.5, maximum: 2),
+    listenerDelay: .lognormal(median: 2, sigma: 0.5))
 
-  /// `never`: a listener that never displays. The worst case for consent.
-  public static let never = PolicyConfiguration(triggers: [], requiresActiveScene: true)
+  /// `never`: a listener that never displays. The worst case for consent, and what OpenIAP
+  /// did from 2.1.0 (PR #99, commit f2caa3bf5e8d7bb3c57f22564a1553e7ae513147) until 2.3.0
+  /// (PR #222, commit a9b7db4e, which added `displayStoreKitMessage`): its loop consumed
+  /// `Message.messages` and displayed nothing. It listens from launch (`listener_delay` 0),
+  /// so StoreKit shows nothing either.
+  public static let never = PolicyConfiguration(
+    triggers: [], requiresActiveScene: true, listenerDelay: .none)
 
   /// `deadline-aware`: this project's own policy, built to beat the others on onboarding
   /// interruptions *and* consent latency at once, using only what a real app knows.

@@ -15,10 +15,12 @@ public struct PolicyConfiguration: Equatable, Sendable {
 
   /// Which events attempt a flush.
   public var triggers: Triggers
-  /// Screen kinds whose appearance calls the SDK's `showStoreMessages` (with
-  /// ``Triggers/checkpoint``).
-  public var checkpoints: Set<ScreenKind>
-  /// The reasons a checkpoint call shows (Adapty's and RevenueCat's `for:`); `nil`: all.
+  /// The calls to the SDK's `showStoreMessages(for:)` (with ``Triggers/checkpoint``): each
+  /// screen kind whose appearance makes one, with the reasons that call passes. At most one per
+  /// kind.
+  public var checkpoints: [Checkpoint]
+  /// Reasons any trigger may show (checkpoint calls further narrowed by their own reasons);
+  /// `nil`: all.
   public var reasonFilter: Set<Reason>?
 
   /// The order in which pending messages are considered.
@@ -37,9 +39,18 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// Whether a display attempt that finds no active scene ends the batch (Adapty's
   /// `sceneUnavailable`).
   public var stopsBatchWithoutScene: Bool
-  /// Whether a successfully displayed message leaves the queue. RevenueCat's helper never
-  /// removes one.
+  /// Whether a successfully displayed message leaves the queue.
   public var removesDisplayed: Bool
+  /// Whether a successful display removes every queued copy of the message (matched by
+  /// identity: RevenueCat's `hashValue`, Adapty's `==`), not only the copy shown.
+  public var removesEveryCopy: Bool
+  /// Whether a checkpoint call empties the queue once its displays are requested, shown or
+  /// not (RevenueCat before 5.6.0: `deferredMessages.removeAll()` after every call).
+  public var clearsAfterCall: Bool
+  /// Whether messages are displayed one at a time in queue order: the next is considered only
+  /// after the previous display succeeded, and a failed or scene-less one blocks the rest
+  /// until its retry (OpenIAP's `for await message in Message.messages` loop).
+  public var displaysOneAtATime: Bool
   /// Whether a scene becoming active attempts a flush (for messages that could not be
   /// shown without one).
   public var retriesOnSceneActivation: Bool
@@ -56,6 +67,10 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// For price-increase consent: force once `deadline − deadlineMargin` has passed, whatever
   /// the ceiling (the renewal date is known to any app). `nil`: not used.
   public var deadlineMargin: Double?
+  /// Whether the policy knows a consent message's deadline (the renewal date, from the app's
+  /// own subscription status). `false`: every delivered message is treated as having none, so
+  /// no deadline margin and no deadline in ``Ordering/urgency``.
+  public var knowsDeadlines: Bool
 
   /// Whether a message delivered again while still queued is ignored (Adapty).
   public var deduplicates: Bool
@@ -65,19 +80,25 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// At most this many sheets per break (a screen appearance or scene activation starts one);
   /// `nil`: all. A message past its ceiling and grace (forced at once) is not held back.
   public var sheetsPerBreak: Int?
+  /// Time from a cold launch until the listener exists; what StoreKit delivers before is shown
+  /// by StoreKit itself (see ``ListenerDelay``).
+  public var listenerDelay: ListenerDelay
 
   public init(
     gate: [GateRule] = Array(repeating: .open, count: 8),
     gateAtLaunch: Bool = true, gateOverrides: [GateOverride] = [],
-    triggers: Triggers = [.delivery], checkpoints: Set<ScreenKind> = [],
+    triggers: Triggers = [.delivery], checkpoints: [Checkpoint] = [],
     reasonFilter: Set<Reason>? = nil, ordering: Ordering = .arrival,
     requiresActiveScene: Bool = true, sequentialBatch: Bool = false,
     refusesConcurrentShow: Bool = false, onFailure: FailureHandling = .keepInPlace,
     stopsBatchWithoutScene: Bool = false, removesDisplayed: Bool = true,
+    removesEveryCopy: Bool = false, clearsAfterCall: Bool = false,
+    displaysOneAtATime: Bool = false,
     retriesOnSceneActivation: Bool = false, retryBackoff: Backoff? = nil,
     ceilings: [Reason: Double] = [:], ceilingClock: CeilingClock = .inProcessArrival,
-    forcing: Forcing = .immediate, deadlineMargin: Double? = nil, deduplicates: Bool = false,
-    showsUnknownReasons: Bool = true, sheetsPerBreak: Int? = nil
+    forcing: Forcing = .immediate, deadlineMargin: Double? = nil, knowsDeadlines: Bool = true,
+    deduplicates: Bool = false, showsUnknownReasons: Bool = true, sheetsPerBreak: Int? = nil,
+    listenerDelay: ListenerDelay = .none
   ) {
     precondition(gate.count == ScreenKind.allCases.count, "One gate rule per screen kind")
     self.gate = gate
@@ -93,15 +114,25 @@ public struct PolicyConfiguration: Equatable, Sendable {
     self.onFailure = onFailure
     self.stopsBatchWithoutScene = stopsBatchWithoutScene
     self.removesDisplayed = removesDisplayed
+    self.removesEveryCopy = removesEveryCopy
+    self.clearsAfterCall = clearsAfterCall
+    self.displaysOneAtATime = displaysOneAtATime
     self.retriesOnSceneActivation = retriesOnSceneActivation
     self.retryBackoff = retryBackoff
     self.ceilings = ceilings
     self.ceilingClock = ceilingClock
     self.forcing = forcing
     self.deadlineMargin = deadlineMargin
+    self.knowsDeadlines = knowsDeadlines
     self.deduplicates = deduplicates
     self.showsUnknownReasons = showsUnknownReasons
     self.sheetsPerBreak = sheetsPerBreak
+    self.listenerDelay = listenerDelay
+  }
+
+  /// The checkpoint call made at the appearance of `kind`, if any.
+  public func checkpoint(for kind: ScreenKind) -> Checkpoint? {
+    checkpoints.first { $0.kind == kind }
   }
 
   /// The gate rule for a screen kind.

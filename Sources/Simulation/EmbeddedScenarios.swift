@@ -141,9 +141,11 @@ let _indieSubscriptionJSON = #"""
     "screen-gate-ceiling",
     "adapty-manual",
     "revenuecat-manual",
+    "revenuecat-manual-legacy",
     "openiap",
     "never",
-    "deadline-aware"
+    "deadline-aware",
+    "deadline-blind"
   ],
   "baseline": "storekit-auto"
 }

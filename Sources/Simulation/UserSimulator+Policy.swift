@@ -5,6 +5,7 @@ extension UserSimulator {
   /// results come back through the event queue, at the same time, after what is already
   /// queued for it) and its timer.
   mutating func tell(_ event: PolicyEvent, tally: inout Tally) {
+    if listenerDelay != nil, routeBeforeListener(event, tally: &tally) { return }
     coordinator.handle(event, at: now, into: &actions)
     traceDecision()
     for request in actions.displays {
@@ -16,6 +17,44 @@ extension UserSimulator {
     } else {
       timerEpoch &+= 1  // cancels any earlier timer
     }
+  }
+
+  /// With a listener that attaches late (``PolicyConfiguration/listenerDelay``): a cold launch
+  /// draws when it exists; a message delivered before then, and the results of its displays,
+  /// go to StoreKit's own handling (`storekit-auto`) instead of the policy; the launch,
+  /// termination and scene changes go to both. Returns whether the policy must not see it.
+  mutating func routeBeforeListener(_ event: PolicyEvent, tally: inout Tally) -> Bool {
+    let toStoreKit: Bool
+    var policySkips = false
+    switch event {
+    case .processLaunched:
+      listenerReadyAt = now + (listenerDelay?.draw(&policyStream) ?? 0)
+      toStoreKit = true
+    case .processTerminated, .sceneActivated, .sceneDeactivated:
+      toStoreKit = true
+    case .delivered:
+      toStoreKit = now < listenerReadyAt
+      policySkips = toStoreKit
+    case .displaySucceeded(let id), .displayFailed(let id, _):
+      toStoreKit = storeKitDefault.isAwaitingResult(id)
+      policySkips = toStoreKit
+    case .screenAppeared, .timerFired:
+      toStoreKit = false
+    }
+    guard toStoreKit else { return false }
+    // StoreKit's default asks for no timer; the policy's timer is left as it is.
+    storeKitDefault.handle(event, at: now, into: &actions)
+    if Sink.recordsSteps, case .delivered = event {
+      sink.step(
+        TraceStep(
+          time: now, screen: currentScreen, what: .policy, message: -1, reason: nil,
+          decision: actions.displays.isEmpty ? "StoreKit holds it" : "StoreKit displays it",
+          why: "no listener until \(TraceFormat.clock(listenerReadyAt))"))
+    }
+    for request in actions.displays {
+      attemptDisplay(request, tally: &tally)
+    }
+    return policySkips
   }
 
   /// One display attempt: fails without an active scene, or with the scenario's failure

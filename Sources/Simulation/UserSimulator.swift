@@ -18,11 +18,19 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var population: RandomStream
   var scene: RandomStream
   var sheet: RandomStream
+  /// The policy's own draws: when its listener exists after each cold launch.
+  var policyStream: RandomStream
 
   var queue = EventQueue<_Event>(minimumCapacity: 64)
   var messages: ContiguousArray<_MessageRecord> = []
   var actions = PolicyActions()
   var coordinator: Coordinator
+  /// The policy's ``PolicyConfiguration/listenerDelay``; `nil` when always zero (no draw).
+  var listenerDelay: Sampler?
+  /// When this process's listener exists; what is delivered before goes to `storeKitDefault`.
+  var listenerReadyAt = 0.0
+  /// StoreKit showing what it delivered before the listener existed (`storekit-auto`).
+  var storeKitDefault = Coordinator(configuration: .storeKitAuto)
 
   // Who is being simulated (for sinks).
   var replication = 0
@@ -69,6 +77,7 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
     population = RandomStream(seed: 0, replication: 0, user: 0, purpose: .population)
     scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
     sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
+    policyStream = RandomStream(seed: 0, replication: 0, user: 0, purpose: .policy)
     coordinator = Coordinator(configuration: PolicyConfiguration())
   }
 }
@@ -89,6 +98,7 @@ extension UserSimulator {
     population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
     scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
     sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
+    policyStream.reseed(seed: seed, replication: replication, user: user, purpose: .policy)
     resetState(policy: policy)
     drawProfileAndMessages()
     tally.users += 1
@@ -121,6 +131,7 @@ extension UserSimulator {
     population.variateCounts = VariateCounts()
     scene.variateCounts = VariateCounts()
     sheet.variateCounts = VariateCounts()
+    policyStream.variateCounts = VariateCounts()
   }
 
   mutating func drainVariateCounts(into tally: inout Tally) {
@@ -129,12 +140,17 @@ extension UserSimulator {
     population.drainVariateCounts(into: &tally.variates)
     scene.drainVariateCounts(into: &tally.variates)
     sheet.drainVariateCounts(into: &tally.variates)
+    policyStream.drainVariateCounts(into: &tally.variates)
   }
 
   mutating func resetState(policy: PolicyConfiguration) {
     queue.removeAll(keepingCapacity: true)
     messages.removeAll(keepingCapacity: true)
     coordinator = Coordinator(configuration: policy)
+    listenerDelay =
+      policy.listenerDelay.isZero ? nil : Sampler(DistributionSpec(policy.listenerDelay))
+    listenerReadyAt = 0
+    if listenerDelay != nil { storeKitDefault = Coordinator(configuration: .storeKitAuto) }
     now = 0
     processAlive = false
     inForeground = false

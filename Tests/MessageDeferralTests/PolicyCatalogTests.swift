@@ -18,11 +18,14 @@ func issues(_ value: ConfigValue, at path: String = "$.policies[0]") -> [ConfigI
 
 @Suite("Policy catalog and policy files")
 struct PolicyCatalogTests {
-  @Test func presetsAreTheEightOfTheDesignInOrder() {
+  /// The eight of the design, each older SDK release or weaker assumption after the preset
+  /// it varies.
+  @Test func presetsAreTheDesignsInOrderWithTheirVariants() {
     #expect(
       PolicyCatalog.presetNames == [
         "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual",
-        "revenuecat-manual", "openiap", "never", "deadline-aware",
+        "revenuecat-manual", "revenuecat-manual-legacy", "openiap", "never", "deadline-aware",
+        "deadline-blind",
       ])
   }
 
@@ -63,15 +66,21 @@ struct PolicyCatalogTests {
         GateOverride(reason: .billingIssue, kind: .settings, allowed: true),
         GateOverride(reason: .unknown(rawValue: 12), kind: .home, allowed: false),
       ],
-      triggers: [.delivery, .checkpoint, .screenAppearance], checkpoints: [.home, .settings],
+      triggers: [.delivery, .checkpoint, .screenAppearance],
+      checkpoints: [
+        Checkpoint(.home, reasons: [.generic, .unknown(rawValue: 3)]), Checkpoint(.settings),
+      ],
       reasonFilter: [.billingIssue, .unknown(rawValue: 3)], ordering: .priority,
       requiresActiveScene: false, sequentialBatch: true, refusesConcurrentShow: true,
       onFailure: .appendToBack, stopsBatchWithoutScene: true, removesDisplayed: false,
+      removesEveryCopy: true, clearsAfterCall: true, displaysOneAtATime: true,
       retriesOnSceneActivation: true, retryBackoff: Backoff(initial: 0.25, maximum: 90),
       ceilings: [.generic: 1.5 * hour, .unknown(rawValue: 3): 45, .winBackOffer: 3 * day],
       ceilingClock: .firstDelivery, forcing: .boundaryFirst(grace: 0), deadlineMargin: 0,
-      deduplicates: true, showsUnknownReasons: false, sheetsPerBreak: 3)
-    for _ in 0..<2 {
+      knowsDeadlines: false, deduplicates: true, showsUnknownReasons: false, sheetsPerBreak: 3,
+      listenerDelay: .uniform(low: 0.25, high: 3))
+    let otherDelays: [ListenerDelay] = [.exponential(mean: 2), .lognormal(median: 0.5, sigma: 1)]
+    for round in 0..<3 {
       let value = policyObject(
         "full", configuration.configValue.objectMembers.map { ($0.key, $0.value) })
       let policy = try PolicyCatalog.definition(from: value, at: "$").get()
@@ -84,6 +93,8 @@ struct PolicyCatalogTests {
       configuration.deadlineMargin = nil
       configuration.sheetsPerBreak = nil
       configuration.ceilings = [:]
+      configuration.checkpoints = [Checkpoint(.content, reasons: [])]
+      configuration.listenerDelay = otherDelays[min(round, 1)]
     }
   }
 

@@ -394,11 +394,13 @@ struct PolicyDriver {
       problem("after \(event): wakeAt \(wake) is not in the future")
     }
     let pending = coordinator.pending.map(\.id)
-    queuedIDs = pending
     let displays = actions.displays
     if !displays.isEmpty {
-      checkDisplays(displays, after: event, inFlightBefore: inFlightBefore, pending: pending)
+      // A call that empties the queue afterwards displays what was queued before it.
+      let queued = configuration.clearsAfterCall ? queuedIDs + pending : pending
+      checkDisplays(displays, after: event, inFlightBefore: inFlightBefore, pending: queued)
     }
+    queuedIDs = pending
     checkConservation(pending: pending, after: event)
   }
 
@@ -410,8 +412,9 @@ struct PolicyDriver {
     for request in displays {
       let id = request.message.id
       let original = issued(id)
-      if original.reason != request.message.reason || original.deadline != request.message.deadline
-      {
+      // A policy that does not know deadlines sees none.
+      let deadline = configuration.knowsDeadlines ? original.deadline : nil
+      if original.reason != request.message.reason || deadline != request.message.deadline {
         problem("after \(event): display of a message that differs from the one issued (\(id))")
       }
       if !pending.contains(id) { problem("after \(event): display of \(id), which is not queued") }
@@ -427,7 +430,7 @@ struct PolicyDriver {
         if !request.forced, !articleGate {
           problem("after \(event): \(id) shown with the article's canPresent false")
         }
-      case "deadline-aware":
+      case "deadline-aware", "deadline-blind":
         if !request.forced {
           if screen != .home, screen != .settings, screen != .content {
             problem(
@@ -493,7 +496,10 @@ struct PolicyDriver {
       let queued = queuedCount[index]
       if records[index].outstanding {
         if records[index].copies > 0 {
-          if queued == 0 { problem("after \(event): \(id) delivered, not displayed, not queued") }
+          // A policy that empties its queue after each call loses the rest until redelivery.
+          if queued == 0, !configuration.clearsAfterCall {
+            problem("after \(event): \(id) delivered, not displayed, not queued")
+          }
         } else if fetchCount[index] == 0 {
           problem("after \(event): \(id) neither queued nor awaiting redelivery")
         }

@@ -13,11 +13,12 @@ import Testing
 /// plain screen-gate never forces); deadline-aware displays unforced only on home, settings
 /// or content, at most one per break; a sequential batch has one display in flight; FIFO in
 /// arrival order for arrival-ordered presets; conservation: every message delivered to the
-/// process and not displayed is queued, every other one is awaiting redelivery. And:
+/// process and not displayed is queued (except after a call of `revenuecat-manual-legacy`,
+/// which empties the queue), every other one is awaiting redelivery. And:
 /// - a policy that removes displayed messages displays each at most once when it
 ///   de-duplicates, and at most once per extra copy delivered while one was queued when it
 ///   does not (the article's array and OpenIAP queue a redelivered message twice);
-///   RevenueCat, which never removes one, is excluded (it shows them again at every call);
+///   `revenuecat-manual-legacy`, which removes nothing on success, is excluded;
 /// - replaying the same events into a new coordinator gives identical answers.
 ///
 /// Each life ends with a relaunch that redelivers everything not displayed, then two phases
@@ -30,9 +31,10 @@ import Testing
 /// | screen-gate-ceiling | every consent displayed (forced at 12 h) | all displayed |
 /// | adapty-manual | nothing displayed | all displayed |
 /// | revenuecat-manual | nothing displayed | all but unknown reasons displayed |
-/// | openiap | all displayed (retry timer) | all displayed |
+/// | revenuecat-manual-legacy | nothing displayed | all but unknown and win-back displayed |
+/// | openiap | all displayed (retry timer, one at a time) | all displayed |
 /// | never | nothing displayed | nothing ever displayed, all still queued |
-/// | deadline-aware | all displayed (forced at ceiling + grace) | all displayed |
+/// | deadline-aware, deadline-blind | all displayed (forced at ceiling + grace) | all displayed |
 @Suite("Policy properties over random lives")
 struct PolicyPropertyTests {
   /// Random lives per preset: 500 by default, so the suite stays fast in a debug build (an
@@ -92,7 +94,8 @@ struct PolicyPropertyTests {
     #expect(coverage.issued > 3 * Int(Self.lives) && coverage.lost > Int(Self.lives) / 10)
     switch name {
     case "never": #expect(coverage.displays == 0)
-    case "screen-gate-ceiling", "deadline-aware": #expect(coverage.forced > Int(Self.lives) / 10)
+    case "screen-gate-ceiling", "deadline-aware", "deadline-blind":
+      #expect(coverage.forced > Int(Self.lives) / 10)
     case "adapty-manual": #expect(coverage.refused > 10 && coverage.duplicatesIgnored > 100)
     default: #expect(coverage.displays > 3 * Int(Self.lives) && coverage.forced == 0)
     }
@@ -103,7 +106,7 @@ struct PolicyPropertyTests {
     let label = "seed \(driver.seed) \(driver.name) after the immersive phase"
     let left = driver.outstandingIDs
     switch driver.name {
-    case "storekit-auto", "openiap", "deadline-aware":
+    case "storekit-auto", "openiap", "deadline-aware", "deadline-blind":
       // Shown at activation / by the retry timer / forced once past ceiling and grace.
       return left.isEmpty ? [] : ["\(label): \(left) never displayed"]
     case "screen-gate-ceiling":
@@ -122,7 +125,9 @@ struct PolicyPropertyTests {
     let left = driver.outstandingIDs
     let queued = Set(driver.coordinator.pending.map(\.id))
     var problems: [String] = []
-    if !left.allSatisfy(queued.contains) { problems.append("\(label): \(left) not all queued") }
+    if driver.name != "revenuecat-manual-legacy", !left.allSatisfy(queued.contains) {
+      problems.append("\(label): \(left) not all queued")
+    }
     switch driver.name {
     case "never":
       if driver.records.contains(where: { $0.successes > 0 }) {
@@ -133,6 +138,12 @@ struct PolicyPropertyTests {
       // Unknown reasons have no StoreMessageType: never shown. Everything else is.
       let known = left.filter { driver.issued($0).reason.isKnown }
       if !known.isEmpty { problems.append("\(label): \(known) of known reasons never displayed") }
+    case "revenuecat-manual-legacy":
+      // No type for unknown reasons or (before 5.6.0) win-back: never shown, dropped by the call.
+      let typed = left.filter {
+        PolicyConfiguration.revenueCatLegacyTypes.contains(driver.issued($0).reason)
+      }
+      if !typed.isEmpty { problems.append("\(label): \(typed) of known types never displayed") }
     default:
       if !left.isEmpty { problems.append("\(label): \(left) never displayed") }
     }

@@ -105,7 +105,9 @@ struct AdaptyManualTests {
   }
 }
 
-/// `revenuecat-manual`: RevenueCat `showStoreMessagesAutomatically: false`.
+/// `revenuecat-manual`: RevenueCat `showStoreMessagesAutomatically: false`, 5.6.0 and later
+/// (`Sources/Support/StoreMessagesHelper.swift` at commit df33158600). The SDK's own tests are
+/// translated in `RevenueCatHelperTests.swift`.
 @Suite("revenuecat-manual")
 struct RevenueCatManualTests {
   @Test func unknownReasonsAreNeverShown() {
@@ -115,29 +117,14 @@ struct RevenueCatManualTests {
     policy.deliver(message(2, .generic), at: 11)
     #expect(policy.screen(.home, at: 20) == Answer(shown: [2]))
     policy.succeed(2, at: 20)
-    #expect(policy.pendingIDs == [1, 2])
+    #expect(policy.pendingIDs == [1])
     policy.timer(at: 30 * day)
     #expect(!policy.requests.contains { $0.message.id == 1 })
   }
 
-  /// The helper never removes a message from its list: every `showStoreMessages` displays
-  /// the shown ones again. The engine treats displaying an already-displayed message as a
-  /// no-op (StoreKit shows nothing for it); the policy cannot know that.
-  @Test func displayedMessagesAreNeverRemoved() {
-    var policy = Harness(preset: "revenuecat-manual")
-    policy.startSession(at: 0, on: .onboarding)
-    policy.deliver(message(1, .priceIncreaseConsent), at: 10)
-    policy.deliver(message(2, .billingIssue), at: 11)
-    // Arrival order (no priority), all at once.
-    #expect(policy.screen(.home, at: 20) == Answer(shown: [1, 2]))
-    policy.succeed(1, at: 20)
-    policy.succeed(2, at: 20)
-    #expect(policy.pendingIDs == [1, 2])
-    policy.screen(.content, at: 30)
-    #expect(policy.screen(.home, at: 40) == Answer(shown: [1, 2]))
-  }
-
-  @Test func noDeduplication() {
+  /// No de-duplication: both copies are displayed in the call; the first success removes
+  /// every copy (`removeAll(where: { $0.hashValue == message.hashValue })`).
+  @Test func aSuccessRemovesEveryCopy() {
     var policy = Harness(preset: "revenuecat-manual")
     policy.startSession(at: 0, on: .onboarding)
     policy.deliver(message(1, .generic), at: 10)
@@ -145,9 +132,14 @@ struct RevenueCatManualTests {
     #expect(policy.pendingIDs == [1, 1])
     #expect(policy.coordinator.counters.duplicatesIgnored == 0)
     #expect(policy.screen(.home, at: 20) == Answer(shown: [1, 1]))
+    policy.succeed(1, at: 20)
+    #expect(policy.pendingIDs.isEmpty)
+    policy.succeed(1, at: 20)
+    #expect(policy.screen(.home, at: 30) == .nothing)
   }
 
-  /// A failed display stays queued; the others of the same call are still attempted.
+  /// A failed display stays queued; the others of the same call are still attempted, and a
+  /// shown one is not displayed again. Win-back is a `StoreMessageType` from 5.6.0.
   @Test(arguments: [DisplayFailure.presentationFailed, .noActiveScene])
   func aFailedOneStaysQueued(failure: DisplayFailure) {
     var policy = Harness(preset: "revenuecat-manual")
@@ -158,7 +150,7 @@ struct RevenueCatManualTests {
     #expect(policy.fail(1, failure, at: 20) == .nothing)
     #expect(policy.succeed(2, at: 20) == .nothing)
     #expect(policy.activate(at: 25) == .nothing)
-    #expect(policy.screen(.home, at: 30) == Answer(shown: [1, 2]))
+    #expect(policy.screen(.home, at: 30) == Answer(shown: [1]))
   }
 
   @Test func onlyAtHome() {
@@ -171,7 +163,8 @@ struct RevenueCatManualTests {
   }
 }
 
-/// `openiap`: react-native-iap / OpenIAP.
+/// `openiap`: react-native-iap / OpenIAP (its display loop is translated in
+/// `OpenIAPLoopTests.swift`).
 @Suite("openiap")
 struct OpenIAPTests {
   @Test func retriesWithBackoffUntilASceneIsActive() {
@@ -207,6 +200,7 @@ struct OpenIAPTests {
     var policy = Harness(preset: "openiap")
     policy.startSession(at: 0, on: kind)
     #expect(policy.deliver(message(1, .generic), at: 10) == Answer(shown: [1]))
+    policy.succeed(1, at: 10)
     #expect(policy.deliver(message(2, .billingIssue), at: 11) == Answer(shown: [2]))
   }
 
@@ -222,14 +216,6 @@ struct OpenIAPTests {
     #expect(policy.pendingIDs.isEmpty)
   }
 
-  /// "displays every message at once on delivery": a delivery attempts all that are queued.
-  @Test func aDeliveryAttemptsEverythingQueued() {
-    var policy = Harness(preset: "openiap")
-    policy.launch(at: 0)
-    policy.deliver(message(1, .generic), at: 0)
-    policy.activate(at: 0.2)
-    #expect(policy.deliver(message(2, .generic), at: 0.3) == Answer(shown: [1, 2]))
-  }
 }
 
 /// `never`: a listener that never displays.

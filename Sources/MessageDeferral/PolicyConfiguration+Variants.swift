@@ -1,0 +1,38 @@
+/// Presets that keep an older SDK release, or a weaker assumption, beside the current one.
+extension PolicyConfiguration {
+  /// The types RevenueCat's `StoreMessageType` names before 5.6.0: no win-back, so a win-back
+  /// message has no type and is never shown.
+  public static let revenueCatLegacyTypes: Set<Reason> = [
+    .priceIncreaseConsent, .billingIssue, .generic,
+  ]
+
+  /// `revenuecat-manual-legacy`: RevenueCat `showStoreMessagesAutomatically: false` from
+  /// purchases-ios 4.27.0 (commit 773fd84a65, "StoreKit In App messages support") to 5.5.x,
+  /// following `Sources/Support/StoreMessagesHelper.swift` at the parent of commit
+  /// df33158600f06b96e0b6bdee3fe5f2f248bf01f5. As ``revenueCatManual`` up to the end of the
+  /// call, which then runs `deferredMessages.removeAll()`: whatever was not shown (filtered
+  /// out, failed, of a type it does not know) is lost with the shown ones. Win-back has no
+  /// `StoreMessageType` before 5.6.0 (commit c814d0e3acc94218ef4c96faa228e44b887e22f0), so
+  /// the call's types are consent, billing and generic. Same `listener_delay` as
+  /// `revenuecat-manual`.
+  public static let revenueCatManualLegacy: PolicyConfiguration = {
+    var config = revenueCatManual
+    config.checkpoints = [Checkpoint(.home, reasons: revenueCatLegacyTypes)]
+    config.removesDisplayed = false
+    config.removesEveryCopy = false
+    config.clearsAfterCall = true
+    return config
+  }()
+
+  /// `deadline-blind`: `deadline-aware` for an app that does not know the consent deadline.
+  /// StoreKit's `Message` carries only its reason; the renewal date comes from the app's own
+  /// subscription status (`Product.SubscriptionInfo.RenewalInfo`), reliably only with one
+  /// subscription group. So: no deadline margin and no deadline in the urgency order, the
+  /// ceilings alone force consent. Everything else is `deadline-aware`'s.
+  public static let deadlineBlind: PolicyConfiguration = {
+    var config = deadlineAware
+    config.knowsDeadlines = false
+    config.deadlineMargin = nil
+    return config
+  }()
+}
