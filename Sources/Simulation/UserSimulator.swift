@@ -87,6 +87,7 @@ extension UserSimulator {
     scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
     sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
     resetState(policy: policy)
+    sink.begin(replication: replication, user: user, policy: policyIndex)
     drawProfileAndMessages()
     tally.users += 1
 

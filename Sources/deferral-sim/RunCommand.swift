@@ -106,10 +106,10 @@ enum RunCommand {
     let jobs =
       try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     let shard = try parseShard(parsed.value("shard"))
-    if shard != nil, parsed.flag("messages-log") {
+    for log in ["messages-log", "events-log"] where shard != nil && parsed.flag(log) {
       throw UsageError(
-        message: "'--messages-log' cannot be combined with '--shard'; run the messages log "
-          + "unsharded", command: "run")
+        message: "'--\(log)' cannot be combined with '--shard'; run the log unsharded",
+        command: "run")
     }
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
     let folder = try OutputFolder.forCommand(at: outPath)
@@ -126,28 +126,10 @@ enum RunCommand {
     }
     let world = CompiledScenario(scenario)
     let result: RunResult
-    if parsed.flag("messages-log") {
-      let log: MessageLog
-      do {
-        log = try MessageLog(folder: outPath, scenario: scenario, policies: scenario.policies)
-      } catch {
-        throw ToolError.failure(error.message)
-      }
-      do throws(EngineError) {
-        result = try Engine.run(
-          world, policies: scenario.policies, options: options,
-          makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() },
-          progress: progress)
-      } catch {
-        meter.finish()
-        log.discard()
-        throw ToolError.failure(error.description)
-      }
-      do {
-        try log.finish(itemCount: Engine.itemCount(options))
-      } catch {
-        throw ToolError.failure(error.message)
-      }
+    if parsed.flag("messages-log") || parsed.flag("events-log") {
+      result = try runWithLogs(
+        parsed, world: world, scenario: scenario, options: options, outPath: outPath,
+        meter: meter, progress: progress)
     } else {
       do throws(EngineError) {
         result = try Engine.run(
@@ -186,7 +168,8 @@ enum RunCommand {
       finished: Date(), events: result.events)
     try writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder,
-      extraFiles: parsed.flag("messages-log") ? ["messages.csv"] : [],
+      extraFiles: (parsed.flag("messages-log") ? ["messages.csv"] : [])
+        + (parsed.flag("events-log") ? [EventsLog.fileName, FitMap.eventsMapFileName] : []),
       htmlReport: !parsed.flag("no-report"), output: output)
     return ExitStatus.success
   }
