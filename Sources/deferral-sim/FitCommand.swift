@@ -13,7 +13,8 @@ enum FitCommand {
     positionalCount: (1, nil),
     options: [
       .value("map", "file", "The map: screen kinds, onboarding order, session timeout (required)."),
-      .value("out", "file", "Where to write the scenario (default: results/fit-<name>/scenario.json)."),
+      .value(
+        "out", "file", "Where to write the scenario (default: results/fit-<name>/scenario.json)."),
       .value("seed", "s", "Seed of the predictive check's simulation (default 42)."),
       .flag("no-report", "Do not write fit-report.html (and skip the predictive check)."),
     ],
@@ -21,8 +22,8 @@ enum FitCommand {
       "EVENTS are read in order, streaming: a user's events must be in time order (fit does not\n"
       + "sort). Formats: generic CSV or JSON lines (user_id,timestamp,screen[,event,session]),\n"
       + "Firebase's BigQuery export and Amplitude's export as JSON lines (the map's 'format').\n"
-      + "fit-report.html is written next to the scenario. The map's keys: scenarios/README.md,\n"
-      + "section 'Fitting a scenario from analytics'.")
+      + "fit-report.html is written next to the scenario. The map's keys and every rule:\n"
+      + "scenarios/fit-samples/README.md.")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     guard let mapPath = parsed.value("map") else {
@@ -31,8 +32,9 @@ enum FitCommand {
     }
     let seed = try parsed.unsigned("seed") ?? 42
     let result: FitResult
+    let map: FitMap
     do {
-      let map = try FitMap.load(contentsOf: mapPath)
+      map = try FitMap.load(contentsOf: mapPath)
       result = try ScenarioFit.fit(files: parsed.positionals, map: map)
     } catch {
       throw ToolError.input(error.description)
@@ -47,7 +49,7 @@ enum FitCommand {
       if !parsed.flag("no-report") {
         let simulated = PredictiveCheck.simulate(
           result.scenario, users: min(result.observations.users, 20_000), seed: seed,
-          like: result.observations, timeout: (try? FitMap.load(contentsOf: mapPath))?.sessionTimeout ?? 1800)
+          like: result.observations, timeout: map.sessionTimeout)
         let html = FitReport.render(
           result, simulated: simulated, toolVersion: DeferralSim.version,
           commandLine: CommandLine.arguments)
@@ -68,15 +70,18 @@ enum FitCommand {
       "\(result.scenario.name): \(observations.rows) events, \(observations.screenViews) screen "
         + "views, \(observations.users) users, \(observations.journeys.sessions) sessions")
     output.out("")
-    output.out("screen\tcomplete\tcensored\tfamily\tparameters\tKS")
+    output.out("screen\tcomplete\tcensored\tfamily\tparameters (± standard error)\tKS")
     for summary in result.screens.map(\.screen) + [result.gap] {
       let family = summary.chosen?.family.rawValue ?? "default"
       let parameters =
-        summary.chosen?.parameters.map { "\($0.name)=\(TerminalTable.fixed($0.value, 4))" }
+        summary.chosen?.parameters.map {
+          "\($0.name)=\(TerminalTable.fixed($0.value, 4))±\(TerminalTable.fixed($0.standardError, 4))"
+        }
         .joined(separator: " ") ?? ""
       let ks = summary.ks.map { TerminalTable.fixed($0, 3) } ?? ""
       output.out(
-        "\(summary.name)\t\(summary.complete)\t\(summary.censored)\t\(family)\t\(parameters)\t\(ks)")
+        "\(summary.name)\t\(summary.complete)\t\(summary.censored)\t\(family)\t\(parameters)\t\(ks)"
+      )
     }
     for estimate in result.estimates {
       output.out("\(estimate.name): \(estimate.value) (\(estimate.basis))")

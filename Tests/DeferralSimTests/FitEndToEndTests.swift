@@ -84,19 +84,26 @@ struct FitEndToEndTests {
       "--replications", "2", "--events-log", "--no-report", "--quiet", "--jobs", "1", "--out",
       again.path,
     ])
-    #expect(try String(contentsOf: again.appendingPathComponent("events.csv"), encoding: .utf8) == events)
+    #expect(
+      try String(contentsOf: again.appendingPathComponent("events.csv"), encoding: .utf8) == events)
   }
 
   @Test(
     "bad logs exit 2 with the file, the line and the fix",
     arguments: [
       ("user_id,screen\nu1,home\n", ":1: the header lacks timestamp"),
-      ("user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,home\nu1,yesterday,home\n",
-        ":3: cannot read the timestamp 'yesterday'"),
-      ("user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,home\nu1,2024-05-01T09:00:00Z,home\n",
-        ":3: user 'u1' goes back in time"),
-      ("user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,hmoe\n",
-        ":2: screen 'hmoe' is not in the map; did you mean 'home'?"),
+      (
+        "user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,home\nu1,yesterday,home\n",
+        ":3: cannot read the timestamp 'yesterday'"
+      ),
+      (
+        "user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,home\nu1,2024-05-01T09:00:00Z,home\n",
+        ":3: user 'u1' goes back in time"
+      ),
+      (
+        "user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,hmoe\n",
+        ":2: screen 'hmoe' is not in the map; did you mean 'home'?"
+      ),
       ("user_id,timestamp,screen\nu1,2024-05-01T10:00:00Z,h\u{FF}me\n", ":2: invalid UTF-8"),
     ])
   func badLogs(text: String, expected: String) throws {
@@ -111,7 +118,9 @@ struct FitEndToEndTests {
     try Data(bytes).write(to: log)
     let map = folder.appendingPathComponent("map.json")
     try Data(#"{"screens": {"home": "home", "intro": "onboarding"}}"#.utf8).write(to: map)
-    let fit = try ToolRunner.run(["fit", log.path, "--map", map.path, "--out", folder.path + "/s.json"])
+    let fit = try ToolRunner.run([
+      "fit", log.path, "--map", map.path, "--out", folder.path + "/s.json",
+    ])
     #expect(fit.status == 2)
     #expect(fit.stderr.contains(log.path + expected), "\(fit.stderr)")
   }

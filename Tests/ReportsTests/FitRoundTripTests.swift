@@ -57,7 +57,9 @@ struct FitRoundTripTests {
     }
     // Exponential is nested in gamma and Weibull, so AIC may prefer them by chance.
     if family != .exponential {
-      #expect(summary.chosen?.family == family, "\(summary.name): AIC chose \(String(describing: summary.chosen?.family))")
+      #expect(
+        summary.chosen?.family == family,
+        "\(summary.name): AIC chose \(String(describing: summary.chosen?.family))")
     }
   }
 

@@ -13,7 +13,9 @@ import Testing
 struct DurationFitTests {
   /// `count` draws of `spec`, each censored by an independent exponential session cut of mean
   /// `cut` (nil: no censoring).
-  static func sample(_ spec: DistributionSpec, count: Int, cut: Double?, seed: UInt64)
+  static func sample(
+    _ spec: DistributionSpec, count: Int, cut: Double?, seed: UInt64
+  )
     -> [DurationSample]
   {
     var stream = RandomStream(seed: seed, replication: 0, user: 0, purpose: .journey)
@@ -46,7 +48,8 @@ struct DurationFitTests {
         #expect(parameter.standardError > 0, "\(family) \(parameter.name): no standard error")
         #expect(
           abs(parameter.value - value) <= 4 * parameter.standardError,
-          "\(family) \(parameter.name): fitted \(parameter.value) ± \(parameter.standardError), true \(value)")
+          "\(family) \(parameter.name): fitted \(parameter.value) ± \(parameter.standardError), true \(value)"
+        )
       }
     }
   }
@@ -75,7 +78,8 @@ struct DurationFitTests {
       for seed in 0..<8 {
         let samples = Self.sample(spec, count: 3000, cut: nil, seed: UInt64(seed))
         let best = try #require(DurationFit.best(samples))
-        #expect(best.best.family == family, "seed \(seed): \(family) data chose \(best.best.family)")
+        #expect(
+          best.best.family == family, "seed \(seed): \(family) data chose \(best.best.family)")
       }
     }
     // Exponential is nested in gamma and Weibull: by AIC a two-parameter family wins only when

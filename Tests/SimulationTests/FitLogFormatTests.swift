@@ -56,7 +56,9 @@ struct FitLogFormatTests {
 
   @Test("Firebase BigQuery export: first_open, ga_session_id, event params, user properties")
   func firebase() throws {
-    func row(_ micros: Int, _ name: String, screen: String?, session: Int, subscriber: String)
+    func row(
+      _ micros: Int, _ name: String, screen: String?, session: Int, subscriber: String
+    )
       -> String
     {
       var parameters = [#"{"key": "ga_session_id", "value": {"int_value": "\#(session)"}}"#]
@@ -66,7 +68,8 @@ struct FitLogFormatTests {
         parameters.append(
           #"{"key": "firebase_screen_class", "value": {"string_value": "\#(screen)VC"}}"#)
       }
-      return #"{"event_date": "20240501", "event_timestamp": "\#(micros)", "event_name": "\#(name)", "#
+      return
+        #"{"event_date": "20240501", "event_timestamp": "\#(micros)", "event_name": "\#(name)", "#
         + #""event_params": [\#(parameters.joined(separator: ", "))], "user_id": null, "#
         + #""user_pseudo_id": "a1", "user_properties": [{"key": "is_subscriber", "value": "#
         + #"{"string_value": "\#(subscriber)", "set_timestamp_micros": "1714557600000000"}}]}"#
@@ -74,12 +77,17 @@ struct FitLogFormatTests {
     let t = 1_714_557_600_000_000
     let log = [
       row(t, "first_open", screen: nil, session: 1_714_557_600, subscriber: "false"),
-      row(t + 100_000, "screen_view", screen: "Welcome", session: 1_714_557_600, subscriber: "false"),
-      row(t + 10_000_000, "screen_view", screen: "Home", session: 1_714_557_600, subscriber: "false"),
-      row(t + 40_000_000, "user_engagement", screen: nil, session: 1_714_557_600, subscriber: "true"),
-      row(t + 600_000_000, "screen_view", screen: "Home", session: 1_714_558_200, subscriber: "true"),
+      row(
+        t + 100_000, "screen_view", screen: "Welcome", session: 1_714_557_600, subscriber: "false"),
+      row(
+        t + 10_000_000, "screen_view", screen: "Home", session: 1_714_557_600, subscriber: "false"),
+      row(
+        t + 40_000_000, "user_engagement", screen: nil, session: 1_714_557_600, subscriber: "true"),
+      row(
+        t + 600_000_000, "screen_view", screen: "Home", session: 1_714_558_200, subscriber: "true"),
     ].joined(separator: "\n")
-    let map = #"{"format": "firebase", "new_users": "first_open", "subscriber": "is_subscriber", "#
+    let map =
+      #"{"format": "firebase", "new_users": "first_open", "subscriber": "is_subscriber", "#
       + Self.screens + "}"
     let seen = try Self.observations(log, map: map, name: "firebase")
     #expect(seen.screenViews == 3 && seen.users == 1 && seen.newUsers == 1)
@@ -101,7 +109,8 @@ struct FitLogFormatTests {
     }
     let log = [
       row("2024-05-01 10:00:00.000000", "[Amplitude] Screen Viewed", screen: "Home", session: 1),
-      row("2024-05-01 10:00:12.500000", "[Amplitude] Screen Viewed", screen: "Settings", session: 1),
+      row(
+        "2024-05-01 10:00:12.500000", "[Amplitude] Screen Viewed", screen: "Settings", session: 1),
       row("2024-05-01 10:00:20.000000", "[Amplitude] End Session", screen: nil, session: 1),
       row("2024-05-01 12:00:00.000000", "[Amplitude] Screen Viewed", screen: "Home", session: 2),
     ].joined(separator: "\n")

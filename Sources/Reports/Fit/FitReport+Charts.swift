@@ -98,7 +98,8 @@ extension FitReport {
       }
     }
     return canvas.svg(
-      title: title, description: "\(title): share observed in the log and simulated from the "
+      title: title,
+      description: "\(title): share observed in the log and simulated from the "
         + "fitted scenario.", id: id)
   }
 }

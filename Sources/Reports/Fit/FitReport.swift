@@ -60,20 +60,24 @@ public enum FitReport {
     html += "<tbody>\n"
     for estimate in result.estimates {
       html += "<tr><th scope=\"row\">\(Chart.escape(estimate.name))</th>"
-      html += "<td>\(Chart.escape(estimate.value))</td><td>\(Chart.escape(estimate.basis))</td></tr>\n"
+      html +=
+        "<td>\(Chart.escape(estimate.value))</td><td>\(Chart.escape(estimate.basis))</td></tr>\n"
     }
     html += "</tbody></table></div>\n"
     html += "<h2>Warnings</h2>\n"
     html += result.warnings.isEmpty ? "<p>None.</p>" : list(result.warnings)
-    html += "\n<h2>Left at stated defaults (the log cannot show them)</h2>\n" + list(result.defaults)
+    html +=
+      "\n<h2>Left at stated defaults (the log cannot show them)</h2>\n" + list(result.defaults)
     return html + "\n</section>"
   }
 
   static func parameters(_ fitted: FittedDuration) -> String {
     fitted.parameters.map { parameter in
-      let seconds = parameter.name == "median" || parameter.name == "mean" || parameter.name == "scale"
+      let seconds =
+        parameter.name == "median" || parameter.name == "mean" || parameter.name == "scale"
       let value = seconds ? Chart.duration(parameter.value) : Chart.number(parameter.value)
-      let error = seconds ? Chart.duration(parameter.standardError) : Chart.number(parameter.standardError)
+      let error =
+        seconds ? Chart.duration(parameter.standardError) : Chart.number(parameter.standardError)
       return "\(parameter.name) \(value) ± \(error)"
     }.joined(separator: ", ")
   }
@@ -91,7 +95,8 @@ public enum FitReport {
     for fitted in summary.fits {
       let chosen = fitted.family == summary.chosen?.family
       rows += "<tr><th scope=\"row\">\(fitted.family.rawValue)\(chosen ? " (chosen)" : "")</th>"
-      rows += "<td>\(Chart.escape(parameters(fitted)))</td><td>\(Chart.fixed(fitted.aic, 1))</td></tr>"
+      rows +=
+        "<td>\(Chart.escape(parameters(fitted)))</td><td>\(Chart.fixed(fitted.aic, 1))</td></tr>"
     }
     return "<figure>\(cdfChart(summary, id: id))<figcaption>\(Chart.escape(caption))</figcaption>"
       + "<details><summary>Every family</summary><table><thead><tr><th scope=\"col\">Family</th>"

@@ -69,7 +69,8 @@ struct _FitData {
       return value
     case .gamma:
       let (shape, scale) = (a, b)
-      var value = -((shape - 1) * sumLogX - sumX / scale - n * lgamma(shape) - n * shape * log(scale))
+      var value =
+        -((shape - 1) * sumLogX - sumX / scale - n * lgamma(shape) - n * shape * log(scale))
       for c in censored { value -= log(gsl_cdf_gamma_Q(c, shape, scale)) }
       return value
     case .weibull:

@@ -108,7 +108,9 @@ public enum DurationFit {
   }
 
   /// Every family fitted, and the one of least AIC.
-  public static func best(_ samples: [DurationSample]) -> (
+  public static func best(
+    _ samples: [DurationSample]
+  ) -> (
     best: FittedDuration, all: [FittedDuration]
   )? {
     let all = DurationFamily.allCases.compactMap { fit(samples, family: $0) }

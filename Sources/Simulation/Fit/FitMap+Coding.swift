@@ -44,7 +44,8 @@ extension FitMap {
     if let format = try text("format") {
       guard let value = Format(rawValue: format) else {
         throw fail(
-          "$.format", "unknown format '\(format)'; one of "
+          "$.format",
+          "unknown format '\(format)'; one of "
             + Format.allCases.map(\.rawValue).joined(separator: ", "))
       }
       map.format = value
@@ -54,15 +55,18 @@ extension FitMap {
       !screenMembers.isEmpty
     else {
       throw fail(
-        "$.screens", "missing or empty; map every screen name the log uses to its kind, such as "
+        "$.screens",
+        "missing or empty; map every screen name the log uses to its kind, such as "
           + "{\"Home\": \"home\", \"Welcome\": \"onboarding\"}")
     }
     let kinds = ScreenKind.allCases.map(\.rawValue)
     for member in screenMembers {
-      guard case .string(let kindName) = member.value.value, let kind = ScreenKind(rawValue: kindName)
+      guard case .string(let kindName) = member.value.value,
+        let kind = ScreenKind(rawValue: kindName)
       else {
         throw fail(
-          "$.screens[\"\(member.key)\"]", "must be a screen kind, one of \(kinds.joined(separator: ", "))")
+          "$.screens[\"\(member.key)\"]",
+          "must be a screen kind, one of \(kinds.joined(separator: ", "))")
       }
       if map.screens.contains(where: { $0.name == member.key }) {
         throw fail("$.screens[\"\(member.key)\"]", "listed twice; give each screen once")
@@ -99,7 +103,8 @@ extension FitMap {
     if let rule = try text("new_users") {
       guard let value = NewUserRule(rawValue: rule) else {
         throw fail(
-          "$.new_users", "unknown rule '\(rule)'; one of "
+          "$.new_users",
+          "unknown rule '\(rule)'; one of "
             + NewUserRule.allCases.map(\.rawValue).joined(separator: ", "))
       }
       map.newUsers = value

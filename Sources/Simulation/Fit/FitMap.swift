@@ -3,7 +3,7 @@ import MessageDeferral
 /// What analytics cannot say about an app, given to `deferral-sim fit` as a JSON file: each
 /// screen's kind, the onboarding screens in order, the session timeout, how new users are
 /// recognised and which events end a session. The file's keys are documented in
-/// `scenarios/README.md` ("Fitting a scenario from analytics").
+/// `scenarios/fit-samples/README.md`.
 public struct FitMap: Sendable {
   /// The log's shape.
   public enum Format: String, Sendable, CaseIterable {
@@ -72,7 +72,8 @@ public struct FitMap: Sendable {
     map.screens = scenario.screens.map { ($0.name, $0.kind) }
     var order: [String] = []
     var screen = scenario.entries.newUser
-    while scenario.screens[screen].kind == .onboarding, !order.contains(scenario.screens[screen].name)
+    while scenario.screens[screen].kind == .onboarding,
+      !order.contains(scenario.screens[screen].name)
     {
       order.append(scenario.screens[screen].name)
       let next = scenario.screens[screen].transitions.max { $0.probability < $1.probability }

@@ -87,8 +87,10 @@ public struct JourneyStats: Sendable, Equatable {
   /// The `count` most frequent paths (ties by path order), with their share of sessions.
   public func topPaths(_ count: Int) -> [(path: [Int], share: Double)] {
     let total = Double(max(1, sessions))
-    return paths.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key) }
-      .prefix(count).map { ($0.key, Double($0.value) / total) }
+    return paths.sorted {
+      $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+    }
+    .prefix(count).map { ($0.key, Double($0.value) / total) }
   }
 }
 

@@ -1,3 +1,5 @@
+import MessageDeferral
+
 /// One row of an analytics log as `fit` sees it, whatever the vendor.
 struct _LogEvent {
   enum Kind {
@@ -50,7 +52,8 @@ struct _LogParser {
       isJSONLines = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{")
       if map.format != .generic, isJSONLines == false {
         throw error(
-          line, "a \(map.format.rawValue) log must be JSON lines (one event object per line); "
+          line,
+          "a \(map.format.rawValue) log must be JSON lines (one event object per line); "
             + "export it as newline-delimited JSON or set \"format\": \"generic\" in the map")
       }
     }
@@ -85,7 +88,8 @@ struct _LogParser {
       guard let index = screenIndex[screen] else {
         let near = Spelling.closest(to: screen, in: screenNames).map { "did you mean '\($0)'? " }
         throw error(
-          line, "screen '\(screen)' is not in the map; \(near ?? "")add it to 'screens' with its "
+          line,
+          "screen '\(screen)' is not in the map; \(near ?? "")add it to 'screens' with its "
             + "kind (launch, onboarding, paywall, checkout, immersive, home, settings, content)")
       }
       result.kind = .screenView
@@ -103,11 +107,10 @@ struct _LogParser {
     guard let text, let value = Timestamp.parse(text) else {
       let shown = text.map { String(decoding: $0.prefix(40), as: UTF8.self) } ?? ""
       throw error(
-        line, "cannot read the timestamp '\(shown)' in '\(field)'; write ISO 8601 "
+        line,
+        "cannot read the timestamp '\(shown)' in '\(field)'; write ISO 8601 "
           + "(2024-05-01T12:00:00Z) or epoch seconds, milliseconds or microseconds")
     }
     return value
   }
 }
-
-import MessageDeferral

@@ -29,14 +29,16 @@ extension _LogParser {
       if screen == nil { missing.append("screen") }
       guard let user, let timestamp, let screen else {
         throw error(
-          line, "the header lacks \(missing.joined(separator: ", ")); the first line must name "
+          line,
+          "the header lacks \(missing.joined(separator: ", ")); the first line must name "
             + "the columns, such as user_id,timestamp,screen,event (found: "
             + "\(names.joined(separator: ",")))")
       }
       columns = _CSVColumns(
         user: user, timestamp: timestamp, screen: screen, event: find(["event", "event_name"]),
         session: find(["session", "session_id"]), replication: find(["replication"]),
-        policy: find(["policy"]), subscriber: map.subscriberField.flatMap { find([$0.lowercased()]) },
+        policy: find(["policy"]),
+        subscriber: map.subscriberField.flatMap { find([$0.lowercased()]) },
         count: names.count)
       if let field = map.subscriberField, columns?.subscriber == nil {
         throw error(line, "the map's subscriber column '\(field)' is not in the header")
@@ -45,7 +47,8 @@ extension _LogParser {
     }
     guard fields.count == columns.count else {
       throw error(
-        line, "\(fields.count) fields where the header has \(columns.count); quote fields "
+        line,
+        "\(fields.count) fields where the header has \(columns.count); quote fields "
           + "that contain commas")
     }
     func text(_ column: Int?) -> String? {

@@ -61,7 +61,8 @@ extension _LogParser {
     }
     let screenView =
       map.screenViewEvent == "screen_view" ? "[Amplitude] Screen Viewed" : map.screenViewEvent
-    let screen = Self.scalar(node["event_properties"]?[map.screenField ?? "[Amplitude] Screen Name"])
+    let screen = Self.scalar(
+      node["event_properties"]?[map.screenField ?? "[Amplitude] Screen Name"])
     var result = try event(
       user: user, time: time, eventName: name, screen: screen, line: line,
       firstOpenNames: ["[Amplitude] Application Installed", "first_open"],

@@ -24,15 +24,21 @@ extension _ScenarioDraft {
       let end = min(horizon, max(seen.upperBound - windowStart, start + 1))
       window = "{\"start\": \(Self.duration(start)), \"end\": \(Self.duration(end))}"
       estimates.append(
-        ("install window", "\(Self.number(start)) s to \(Self.number(end)) s", "first and last new user's first event"))
+        (
+          "install window", "\(Self.number(start)) s to \(Self.number(end)) s",
+          "first and last new user's first event"
+        ))
     }
-    func shareOrDefault(_ counts: (yes: Int, known: Int), _ fallback: Double, _ what: String) -> String {
+    func shareOrDefault(
+      _ counts: (yes: Int, known: Int), _ fallback: Double, _ what: String
+    ) -> String {
       if counts.known > 0 {
         let value = Double(counts.yes) / Double(counts.known)
         estimates.append((what, Self.number(value), ScenarioFit.share(counts.yes, counts.known)))
         return Self.number(value)
       }
-      self.defaults.append("\(what) (\(Self.number(fallback))): the log carries no subscriber status")
+      self.defaults.append(
+        "\(what) (\(Self.number(fallback))): the log carries no subscriber status")
       return Self.number(fallback)
     }
     let subscribers = shareOrDefault(

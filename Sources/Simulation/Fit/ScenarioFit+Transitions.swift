@@ -5,9 +5,13 @@ extension _ScenarioDraft {
   /// (else the most frequent first screen of their sessions, else the first home screen).
   func returningScreen(among candidates: [Int]) -> Int? {
     let screens = map.screens
-    let eligible = candidates.filter { screens[$0].kind != .launch && screens[$0].kind != .onboarding }
+    let eligible = candidates.filter {
+      screens[$0].kind != .launch && screens[$0].kind != .onboarding
+    }
     for counts in [observations.afterLaunchReturning, observations.firstScreenReturning] {
-      if let best = eligible.max(by: { counts[$0] != counts[$1] ? counts[$0] < counts[$1] : $0 > $1 }),
+      if let best = eligible.max(by: {
+        counts[$0] != counts[$1] ? counts[$0] < counts[$1] : $0 > $1
+      }),
         counts[best] > 0
       {
         return best
@@ -27,7 +31,9 @@ extension _ScenarioDraft {
       let row = observations.transitions[from]
       let total = row.reduce(0, +)
       for to in 0..<background where row[to] > 0 {
-        if row[to] < ScenarioFit.pooledCount, Double(row[to]) < ScenarioFit.pooledShare * Double(total) {
+        if row[to] < ScenarioFit.pooledCount,
+          Double(row[to]) < ScenarioFit.pooledShare * Double(total)
+        {
           pooled.insert([from, to])
         }
       }
@@ -68,7 +74,8 @@ extension _ScenarioDraft {
       screenLines.append(
         "    {\"name\": \"home\", \"kind\": \"home\", \"dwell\": {\"lognormal\": {\"median\": "
           + "\"10s\", \"sigma\": 0.8}}, \"transitions\": {\"background\": 1}}")
-      defaults.append("a home screen 'home': the log shows no screen of another kind than onboarding")
+      defaults.append(
+        "a home screen 'home': the log shows no screen of another kind than onboarding")
     }
     if map.screenIndex[newUserName] == nil {
       screenLines.append(
@@ -78,7 +85,8 @@ extension _ScenarioDraft {
     for (index, summary) in summaries {
       let kind = screens[index].kind
       guard kind == .launch || included.contains(index) else { continue }
-      let dwell = summary.chosen.map { Self.json($0.spec) } ?? Self.json(.lognormal(median: 10, sigma: 0.8))
+      let dwell =
+        summary.chosen.map { Self.json($0.spec) } ?? Self.json(.lognormal(median: 10, sigma: 0.8))
       var line =
         "    {\"name\": \(Self.quoted(screens[index].name)), \"kind\": \"\(kind.rawValue)\", "
         + "\"dwell\": \(dwell)"
@@ -94,7 +102,9 @@ extension _ScenarioDraft {
     let screens = map.screens
     let row = observations.transitions[from]
     var targets = (0...screens.count).filter { row[$0] > 0 }
-    var kept = targets.filter { $0 == screens.count || (included.contains($0) && !pooled.contains([from, $0])) }
+    var kept = targets.filter {
+      $0 == screens.count || (included.contains($0) && !pooled.contains([from, $0]))
+    }
     if kept.isEmpty {
       kept = [screens.count]
       targets.append(screens.count)

@@ -86,7 +86,9 @@ public enum ScenarioFit {
   }
 
   /// Fits one duration sample (the chosen family by AIC) with its KS distance.
-  static func summarize(_ name: String, _ reservoir: Reservoir<DurationSample>, complete: Int, censored: Int)
+  static func summarize(
+    _ name: String, _ reservoir: Reservoir<DurationSample>, complete: Int, censored: Int
+  )
     -> DurationFitSummary
   {
     let fitted = DurationFit.best(reservoir.items)

@@ -99,7 +99,9 @@ struct _SessionBuilder {
         let gap = event.time - state.previousSessionEnd
         observations.gaps.add(DurationSample(seconds: max(0, gap), censored: false))
       }
-      if event.screen == launch { observations.coldLaunches += 1 } else {
+      if event.screen == launch {
+        observations.coldLaunches += 1
+      } else {
         observations.warmResumes += 1
       }
     }
@@ -185,7 +187,8 @@ struct _SessionBuilder {
         observations.newUsers += 1
         let seen = observations.newUserFirstSeen
         observations.newUserFirstSeen =
-          min(seen?.lowerBound ?? state.firstSeen, state.firstSeen)...max(
+          min(
+            seen?.lowerBound ?? state.firstSeen, state.firstSeen)...max(
             seen?.upperBound ?? state.firstSeen, state.firstSeen)
       }
       if let subscriber = state.subscriber {

@@ -64,7 +64,8 @@ public enum Timestamp {
     if expect(":") {
       guard let second = digits(2), second < 60 else { return nil }
       seconds += Double(second)
-      if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",")
+      if index < bytes.endIndex,
+        bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",")
       {
         index += 1
         var scale = 0.1
