@@ -61,7 +61,7 @@ public enum FitReport {
     for estimate in result.estimates {
       html += "<tr><th scope=\"row\">\(Chart.escape(estimate.name))</th>"
       html +=
-        "<td>\(Chart.escape(estimate.value))</td><td>\(Chart.escape(estimate.basis))</td></tr>\n"
+        "<td>\(Chart.escape(estimate.value))</td><td style=\"white-space:normal;text-align:left\">\(Chart.escape(estimate.basis))</td></tr>\n"
     }
     html += "</tbody></table></div>\n"
     html += "<h2>Warnings</h2>\n"
