@@ -75,7 +75,8 @@ enum FitCommand {
       let family = summary.chosen?.family.rawValue ?? "default"
       let parameters =
         summary.chosen?.parameters.map {
-          "\($0.name)=\(TerminalTable.fixed($0.value, 4))±\(TerminalTable.fixed($0.standardError, 4))"
+          "\($0.name)=\(TerminalTable.fixed($0.value, 4))±"
+            + ($0.standardError.isFinite ? TerminalTable.fixed($0.standardError, 4) : "n/a")
         }
         .joined(separator: " ") ?? ""
       let ks = summary.ks.map { TerminalTable.fixed($0, 3) } ?? ""

@@ -125,6 +125,42 @@ struct FitLogFormatTests {
     #expect(seen.existingSubscribers.known == 1 && seen.existingSubscribers.yes == 0)
   }
 
+  @Test("a handful of dwells gets an exponential fit and a scenario that validates")
+  func thinLog() throws {
+    let log = """
+      user_id,timestamp,screen
+      u1,2024-05-01T10:00:00Z,Welcome
+      u1,2024-05-01T10:00:05Z,Home
+      u1,2024-05-01T10:00:35Z,Settings
+      u1,2024-05-01T10:00:50Z,Home
+      u1,2024-05-01T12:00:00Z,Home
+      u1,2024-05-01T12:00:20Z,Settings
+      u2,2024-05-01T11:00:00Z,Home
+      u2,2024-05-01T11:00:40Z,Home
+      """
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fit-thin-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("log.csv").path
+    try Data(log.utf8).write(to: URL(fileURLWithPath: path))
+    var map = FitMap()
+    map.screens = [("Welcome", .onboarding), ("Home", .home), ("Settings", .settings)]
+    map.onboarding = ["Welcome"]
+    let result = try ScenarioFit.fit(files: [path], map: map)
+    for (summary, _) in result.screens {
+      #expect(summary.chosen?.family == .exponential, "\(summary.name)")
+      #expect(summary.chosen?.parameters.allSatisfy { $0.standardError.isFinite } == true)
+    }
+    // Home's complete dwells are 30, 20 and 40 s; its censored ones end unseen (at 0 s).
+    let home = try #require(result.screens.first { $0.screen.name == "Home" }).screen
+    #expect(home.complete == 3 && home.censored == 2)
+    #expect(home.chosen?.parameters[0].value == 30)
+    #expect(result.warnings.count == 3)
+    #expect(result.defaults.contains { $0.contains("splash") })
+    _ = try ScenarioLoader.load(json: Array(result.scenarioJSON.utf8), file: "fitted")
+  }
+
   @Test("a map's mistakes name the key and the fix")
   func badMap() throws {
     let error = #expect(throws: FitInputError.self) {

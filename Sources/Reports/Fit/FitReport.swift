@@ -71,14 +71,16 @@ public enum FitReport {
     return html + "\n</section>"
   }
 
+  /// `name value ± error` for each parameter; an error the information matrix could not give
+  /// (a flat likelihood) is shown as "—".
   static func parameters(_ fitted: FittedDuration) -> String {
     fitted.parameters.map { parameter in
-      let seconds =
-        parameter.name == "median" || parameter.name == "mean" || parameter.name == "scale"
-      let value = seconds ? Chart.duration(parameter.value) : Chart.number(parameter.value)
-      let error =
-        seconds ? Chart.duration(parameter.standardError) : Chart.number(parameter.standardError)
-      return "\(parameter.name) \(value) ± \(error)"
+      let seconds = ["median", "mean", "scale"].contains(parameter.name)
+      func text(_ value: Double) -> String {
+        guard value.isFinite else { return "—" }
+        return seconds ? Chart.duration(value) : Chart.number(value)
+      }
+      return "\(parameter.name) \(text(parameter.value)) ± \(text(parameter.standardError))"
     }.joined(separator: ", ")
   }
 

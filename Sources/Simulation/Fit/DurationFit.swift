@@ -107,13 +107,11 @@ public enum DurationFit {
     }
   }
 
-  /// Every family fitted, and the one of least AIC.
+  /// Every family of `families` fitted, and the one of least AIC.
   public static func best(
-    _ samples: [DurationSample]
-  ) -> (
-    best: FittedDuration, all: [FittedDuration]
-  )? {
-    let all = DurationFamily.allCases.compactMap { fit(samples, family: $0) }
+    _ samples: [DurationSample], families: [DurationFamily] = DurationFamily.allCases
+  ) -> (best: FittedDuration, all: [FittedDuration])? {
+    let all = families.compactMap { fit(samples, family: $0) }
       .filter { $0.logLikelihood.isFinite && $0.parameters.allSatisfy { $0.value.isFinite } }
     guard let best = all.min(by: { $0.aic < $1.aic }) else { return nil }
     return (best, all)

@@ -45,6 +45,7 @@ public struct FitMap: Sendable {
   /// Only rows whose `policy` column is this (a `run --events-log` file of several policies).
   public var policy: String?
   /// The observation window (epoch seconds); default: first to last timestamp in the log.
+  /// Events outside a given window are skipped.
   public var windowStart: Double?
   public var windowEnd: Double?
   /// Firebase: the event parameter naming the screen (`firebase_screen` or

@@ -54,6 +54,8 @@ public struct FitResult: Sendable {
 public enum ScenarioFit {
   /// A screen with fewer complete dwells than this gets a warning.
   public static let thinScreen = 30
+  /// Fewer complete durations than this: only the exponential is fitted.
+  public static let twoParameterMinimum = 10
   /// Pooling rule: a transition seen fewer than `pooledCount` times and making up less than
   /// `pooledShare` of its screen's exits is dropped, its probability shared out to the
   /// screen's other transitions in proportion (unless that would leave a screen unreachable).
@@ -78,6 +80,9 @@ public enum ScenarioFit {
       var parser = _LogParser(map: map, file: file)
       try _LogLines.forEach(in: file) { (line, bytes) throws(FitInputError) in
         guard let event = try parser.parse(line, bytes) else { return }
+        // Events outside the map's window are not part of the observation.
+        if let start = map.windowStart, event.time < start { return }
+        if let end = map.windowEnd, event.time > end { return }
         try builder.add(event, file: file, line: line)
       }
     }
@@ -91,7 +96,11 @@ public enum ScenarioFit {
   )
     -> DurationFitSummary
   {
-    let fitted = DurationFit.best(reservoir.items)
+    // A two-parameter family on a handful of durations degenerates (a point mass).
+    let complete = reservoir.items.filter { !$0.censored }.count
+    let fitted = DurationFit.best(
+      reservoir.items,
+      families: complete < twoParameterMinimum ? [.exponential] : DurationFamily.allCases)
     let empirical = KaplanMeier(reservoir.items)
     return DurationFitSummary(
       name: name, complete: complete, censored: censored, fits: fitted?.all ?? [],
