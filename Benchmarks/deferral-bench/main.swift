@@ -26,6 +26,21 @@ if arguments.first == "_memory-child" {
   }
 }
 
+if arguments.first == "fit" {
+  // The fit of an events log: deferral-bench fit LOG MAP (Benchmarks/README.md).
+  guard arguments.count == 3 else {
+    printError("usage: deferral-bench fit LOG MAP\n")
+    exit(2)
+  }
+  do {
+    try FitBench.run(log: arguments[1], map: arguments[2])
+    exit(0)
+  } catch {
+    printError("deferral-bench fit: \(error)\n")
+    exit(1)
+  }
+}
+
 do {
   guard let options = try BenchOptions(arguments: arguments) else {
     print(BenchOptions.usage)

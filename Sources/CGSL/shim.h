@@ -11,6 +11,7 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rstat.h>
+#include <gsl/gsl_multimin.h>
 
 // GSL exposes generator types as mutable globals, which Swift 6 rejects as shared mutable
 // state. These accessors read them once; the values never change after the library loads.
@@ -19,5 +20,9 @@ static inline const gsl_rng_type *cgsl_rng_type_taus2(void) { return gsl_rng_tau
 static inline const gsl_rng_type *cgsl_rng_type_ranlxs0(void) { return gsl_rng_ranlxs0; }
 static inline const gsl_rng_type *cgsl_rng_type_gfsr4(void) { return gsl_rng_gfsr4; }
 static inline const gsl_rng_type *cgsl_rng_type_ranlux(void) { return gsl_rng_ranlux; }
+// The Nelder-Mead simplex minimiser `deferral-sim fit` uses (the same kind of global).
+static inline const gsl_multimin_fminimizer_type *cgsl_multimin_nmsimplex2(void) {
+  return gsl_multimin_fminimizer_nmsimplex2;
+}
 
 #endif

@@ -64,6 +64,26 @@ public protocol SimulationSink: SendableMetatype {
   mutating func step(_ step: TraceStep)
   /// Called at the horizon for each message of the user just simulated.
   mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int)
+  /// Whether the journey steps (launches, resumes, screens, backgrounds) are wanted without
+  /// the rest (`run --events-log`, `fit`'s predictive check). Default: false.
+  static var recordsJourney: Bool { get }
+  /// Called before each (replication, user, policy) is simulated. Default: nothing.
+  mutating func begin(replication: Int, user: Int, policy: Int)
+}
+
+extension SimulationSink {
+  public static var recordsJourney: Bool { false }
+  public mutating func begin(replication: Int, user: Int, policy: Int) {}
+}
+
+extension TraceWhat {
+  /// The steps an analytics log would see: launches, resumes, screens and backgrounds.
+  var isJourney: Bool {
+    switch self {
+    case .coldLaunch, .warmResume, .screenAppeared, .background: true
+    default: false
+    }
+  }
 }
 
 /// The sink of a plain run: records nothing.
@@ -93,7 +113,7 @@ public struct TraceRecorder: SimulationSink {
 extension UserSimulator {
   @inline(__always)
   mutating func trace(_ what: TraceWhat, message: Int) {
-    guard Sink.recordsSteps else { return }
+    guard Sink.recordsSteps || (Sink.recordsJourney && what.isJourney) else { return }
     sink.step(
       TraceStep(
         time: now, screen: currentScreen, what: what, message: message,

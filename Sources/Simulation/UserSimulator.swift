@@ -100,6 +100,7 @@ extension UserSimulator {
     sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
     policyStream.reseed(seed: seed, replication: replication, user: user, purpose: .policy)
     resetState(policy: policy)
+    sink.begin(replication: replication, user: user, policy: policyIndex)
     drawProfileAndMessages()
     tally.users += 1
 

@@ -9,7 +9,7 @@ struct Command: Sendable {
 }
 
 enum Commands {
-  static let all: [Command] = [run, trace, sweep, merge, validate, policies, completions]
+  static let all: [Command] = [run, trace, sweep, merge, fit, validate, policies, completions]
 
   static let completions = Command(
     spec: Completions.spec,
@@ -36,6 +36,7 @@ enum Commands {
         .value("out", "dir", "Output folder (default: results/<scenario name>/).", short: "o"),
         .value("shard", "K/N", "Run only shard K of N and write a partial result (see merge)."),
         .flag("messages-log", "Also write messages.csv, one row per message."),
+        .flag("events-log", "Also write events.csv (screen views, for 'fit') and events-map.json."),
         .flag("no-report", "Do not write report.html."),
         .flag("quiet", "No progress line on standard error.", short: "q"),
         .value(
@@ -71,6 +72,10 @@ enum Commands {
   static let merge = Command(
     spec: MergeCommand.spec,
     execute: { arguments, output in try MergeCommand.execute(arguments, output) })
+
+  static let fit = Command(
+    spec: FitCommand.spec,
+    execute: { arguments, output in try FitCommand.execute(arguments, output) })
 
   static let validate = Command(
     spec: CommandSpec(

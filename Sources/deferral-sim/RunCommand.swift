@@ -123,10 +123,10 @@ enum RunCommand {
         message: "'--max-replications' bounds '--precision'; give both", command: "run")
     }
     var scenario = loaded.scenario
-    if shard != nil, parsed.flag("messages-log") {
+    for log in ["messages-log", "events-log"] where shard != nil && parsed.flag(log) {
       throw UsageError(
-        message: "'--messages-log' cannot be combined with '--shard'; run the messages log "
-          + "unsharded", command: "run")
+        message: "'--\(log)' cannot be combined with '--shard'; run the log unsharded",
+        command: "run")
     }
     let format = try parsed.choice("format", in: ["table", "csv", "json"]) ?? "table"
     let outPath = parsed.value("out") ?? "results/\(scenario.name)"
@@ -155,31 +155,13 @@ enum RunCommand {
       options.replications = found.replications
       precise = found.result
     }
-    if let precise, !parsed.flag("messages-log") {
+    let logs = parsed.flag("messages-log") || parsed.flag("events-log")
+    if let precise, !logs {
       result = precise
-    } else if parsed.flag("messages-log") {
-      let log: MessageLog
-      do {
-        log = try MessageLog(
-          folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
-      } catch {
-        throw ToolError.failure(error.message)
-      }
-      do throws(EngineError) {
-        result = try Engine.run(
-          world, policies: scenario.policies, options: options,
-          makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() },
-          progress: progress)
-      } catch {
-        meter.finish()
-        log.discard()
-        throw ToolError.failure(error.description)
-      }
-      do {
-        try log.finish(itemCount: Engine.itemCount(options))
-      } catch {
-        throw ToolError.failure(error.message)
-      }
+    } else if logs {
+      result = try runWithLogs(
+        parsed, world: world, scenario: scenario, options: options, folder: folder,
+        meter: meter, progress: progress)
     } else {
       do throws(EngineError) {
         result = try Engine.run(
@@ -218,7 +200,8 @@ enum RunCommand {
       finished: Date(), events: result.events)
     try writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder,
-      extraFiles: parsed.flag("messages-log") ? ["messages.csv"] : [],
+      extraFiles: (parsed.flag("messages-log") ? ["messages.csv"] : [])
+        + (parsed.flag("events-log") ? [EventsLog.fileName, FitMap.eventsMapFileName] : []),
       htmlReport: !parsed.flag("no-report"), output: output, format: format)
     return ExitStatus.success
   }

@@ -1,0 +1,162 @@
+/// A duration seen in a log: complete (the screen was left, the user came back) or
+/// right-censored (only a lower bound is known: the session ended there unseen, or the log's
+/// window closed).
+public struct DurationSample: Sendable, Equatable {
+  public var seconds: Double
+  public var censored: Bool
+
+  public init(seconds: Double, censored: Bool) {
+    self.seconds = seconds
+    self.censored = censored
+  }
+}
+
+/// A uniform random sample of at most `capacity` items of a stream of any length (reservoir
+/// sampling, Vitter's Algorithm R), with a fixed seed so a fit is reproducible. This is what
+/// keeps `fit`'s memory bounded: counts stay exact, distributions are fitted on the sample.
+public struct Reservoir<Element: Sendable>: Sendable {
+  public let capacity: Int
+  public private(set) var items: [Element] = []
+  /// Items offered so far.
+  public private(set) var seen = 0
+  var state: UInt64
+
+  public init(capacity: Int, seed: UInt64) {
+    precondition(capacity > 0, "A reservoir holds at least one item")
+    self.capacity = capacity
+    state = seed
+  }
+
+  public mutating func add(_ item: Element) {
+    seen += 1
+    if items.count < capacity {
+      items.append(item)
+      return
+    }
+    let slot = Int(next() % UInt64(seen))
+    if slot < capacity { items[slot] = item }
+  }
+
+  /// SplitMix64.
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// What the predictive check compares between the log and a simulation of the fitted
+/// scenario: mergeable counts.
+public struct JourneyStats: Sendable, Equatable {
+  /// Users with at least one session.
+  public var users = 0
+  /// Number of users by their count of sessions.
+  public var sessionsPerUser: [Int: Int] = [:]
+  /// Number of sessions by their count of screen views.
+  public var screensPerSession: [Int: Int] = [:]
+  /// Sessions by path: their first ``pathLength`` screens (indices), then -1 if longer.
+  public var paths: [[Int]: Int] = [:]
+  /// Sessions whose path was not counted because ``pathCapacity`` distinct paths were held.
+  public var uncountedPaths = 0
+
+  public static let pathLength = 6
+  public static let pathCapacity = 50_000
+
+  public init() {}
+
+  public var sessions: Int { screensPerSession.values.reduce(0, +) }
+
+  public mutating func merge(_ other: JourneyStats) {
+    users += other.users
+    sessionsPerUser.merge(other.sessionsPerUser, uniquingKeysWith: +)
+    screensPerSession.merge(other.screensPerSession, uniquingKeysWith: +)
+    for (path, count) in other.paths { countPath(path, count) }
+    uncountedPaths += other.uncountedPaths
+  }
+
+  mutating func countPath(_ path: [Int], _ count: Int = 1) {
+    if paths[path] != nil || paths.count < Self.pathCapacity {
+      paths[path, default: 0] += count
+    } else {
+      uncountedPaths += count
+    }
+  }
+
+  /// The `count` most frequent paths (ties by path order), with their share of sessions.
+  public func topPaths(_ count: Int) -> [(path: [Int], share: Double)] {
+    let total = Double(max(1, sessions))
+    return paths.sorted {
+      $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+    }
+    .prefix(count).map { ($0.key, Double($0.value) / total) }
+  }
+}
+
+/// Everything `fit` learns from a log in one pass: exact counts, and bounded samples of
+/// durations.
+public struct FitObservations: Sendable {
+  public static let dwellCapacity = 40_000
+  public static let gapCapacity = 100_000
+
+  /// Per screen (map order): a sample of its dwells, and exact counts.
+  public var dwell: [Reservoir<DurationSample>]
+  public var completeDwells: [Int]
+  public var censoredDwells: [Int]
+  /// `transitions[from][to]`; `to == screenCount` is the background.
+  public var transitions: [[Int]]
+  /// The screen after the splash, for users who had (`returning`) or had not completed
+  /// onboarding.
+  public var afterLaunchNew: [Int]
+  public var afterLaunchReturning: [Int]
+  /// Time between sessions (the last one of a user censored at the window's end).
+  public var gaps = Reservoir<DurationSample>(capacity: gapCapacity, seed: 7)
+  public var users = 0
+  public var newUsers = 0
+  /// Subscriber status where the log carries it: (subscribers, users with a status).
+  public var existingSubscribers = (yes: 0, known: 0)
+  public var newSubscribers = (yes: 0, known: 0)
+  /// First-seen times of new users (for the install window).
+  public var newUserFirstSeen: ClosedRange<Double>?
+  /// Sessions after a user's first: those that began with the splash (cold) or not (warm).
+  public var coldLaunches = 0
+  public var warmResumes = 0
+  /// Leaves during onboarding: whether the user came back, and when they left.
+  public var onboardingLeaves = Reservoir<(returned: Bool, leftAt: Double)>(
+    capacity: 100_000, seed: 11)
+  /// The first screen of sessions that did not start with the splash, for users who had
+  /// completed onboarding (the returning entry when the log has no splash).
+  public var firstScreenReturning: [Int]
+  public var journeys = JourneyStats()
+  /// Rows read, screen views among them, and the span of their timestamps.
+  public var rows = 0
+  /// Whether the log named its sessions, and marked their ends (the check simulates alike).
+  public var namedSessions = false
+  public var markedSessionEnds = false
+  public var screenViews = 0
+  public var firstTime = Double.infinity
+  public var lastTime = -Double.infinity
+
+  public init(screenCount: Int) {
+    dwell = (0..<screenCount).map { Reservoir(capacity: Self.dwellCapacity, seed: UInt64($0) + 1) }
+    completeDwells = Array(repeating: 0, count: screenCount)
+    censoredDwells = Array(repeating: 0, count: screenCount)
+    transitions = Array(repeating: Array(repeating: 0, count: screenCount + 1), count: screenCount)
+    afterLaunchNew = Array(repeating: 0, count: screenCount)
+    afterLaunchReturning = Array(repeating: 0, count: screenCount)
+    firstScreenReturning = Array(repeating: 0, count: screenCount)
+  }
+
+  mutating func addDwell(_ screen: Int, _ seconds: Double, censored: Bool) {
+    let seconds = max(0, seconds)
+    if censored {
+      censoredDwells[screen] += 1
+      // A dwell censored at 0 says nothing: only that the screen was shown.
+      if seconds > 0 { dwell[screen].add(DurationSample(seconds: seconds, censored: true)) }
+    } else {
+      completeDwells[screen] += 1
+      dwell[screen].add(DurationSample(seconds: seconds, censored: false))
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import MessageDeferral
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension ScenarioFit {
+  /// The scenario and its evidence from one pass's observations.
+  static func build(
+    _ observations: FitObservations, map: FitMap, files: [String]
+  ) throws(FitInputError) -> FitResult {
+    var draft = _ScenarioDraft(observations: observations, map: map)
+    draft.fitScreens()
+    draft.fitTransitions()
+    draft.fitPopulation()
+    let json = draft.json()
+    let scenario: Scenario
+    do {
+      scenario = try ScenarioLoader.load(json: Array(json.utf8), file: "<fitted scenario>")
+    } catch {
+      throw FitInputError(
+        file: files.joined(separator: ", "),
+        message: "the fitted scenario does not validate (\(error.description)); the log is "
+          + "unusual or this is a bug: please report it with the map")
+    }
+    return FitResult(
+      scenarioJSON: json, scenario: scenario, observations: observations,
+      screens: draft.summaries.map { ($0.summary, map.screens[$0.index].kind) }, gap: draft.gap,
+      transitions: draft.transitionRows, estimates: draft.estimates, defaults: draft.defaults,
+      warnings: draft.warnings, files: files, mapScreenNames: map.screens.map(\.name),
+      windowStart: draft.windowStart,
+      windowEnd: draft.windowEnd)
+  }
+}
+
+/// The scenario being assembled, section by section.
+struct _ScenarioDraft {
+  let observations: FitObservations
+  let map: FitMap
+  let defaultScenario = ScenarioLoader.embeddedDefault()
+  let windowStart: Double
+  let windowEnd: Double
+  let horizon: Double
+  var summaries: [(index: Int, summary: DurationFitSummary)] = []
+  var gap: DurationFitSummary
+  var screenLines: [String] = []
+  var transitionRows: [FittedTransition] = []
+  var estimates: [(name: String, value: String, basis: String)] = []
+  var defaults: [String] = []
+  var warnings: [String] = []
+  var seen: [Int] = []
+  var launchName = ""
+  var newUserName = ""
+  var returningName = ""
+  var population = ""
+  var sessionsLines: [String] = []
+  var onboardingLine = ""
+
+  init(observations: FitObservations, map: FitMap) {
+    self.observations = observations
+    self.map = map
+    windowStart = map.windowStart ?? observations.firstTime
+    windowEnd = max(map.windowEnd ?? observations.lastTime, windowStart + 3600)
+    horizon = min(windowEnd - windowStart, ScenarioLoader.maximumHorizon)
+    gap = ScenarioFit.summarize(
+      "gap between sessions", observations.gaps,
+      complete: observations.gaps.items.filter { !$0.censored }.count,
+      censored: observations.gaps.items.filter(\.censored).count)
+  }
+
+  /// Five significant digits, as JSON.
+  static func number(_ value: Double) -> String {
+    guard value.isFinite, value != 0 else { return "0" }
+    let digits = 4 - Int(floor(log10(abs(value))))
+    let scale = pow(10, Double(digits))
+    let rounded = (value * scale).rounded() / scale
+    return rounded == rounded.rounded() && abs(rounded) < 1e15
+      ? String(Int64(rounded)) : "\(rounded)"
+  }
+
+  /// A duration in the largest unit it reaches, to five significant digits: `"7.0161h"`.
+  static func duration(_ seconds: Double) -> String { "\"\(durationText(seconds))\"" }
+
+  /// The same without quotes.
+  static func durationText(_ seconds: Double) -> String {
+    let units: [(String, Double)] = [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)]
+    for (name, length) in units where seconds >= length {
+      return number(seconds / length) + name
+    }
+    return number(seconds * 1000) + "ms"
+  }
+
+  /// A distribution as a scenario file writes it.
+  static func json(_ spec: DistributionSpec) -> String {
+    switch spec {
+    case .fixed(let value): "{\"fixed\": \(duration(value))}"
+    case .exponential(let mean): "{\"exponential\": {\"mean\": \(duration(mean))}}"
+    case .lognormal(let median, let sigma):
+      "{\"lognormal\": {\"median\": \(duration(median)), \"sigma\": \(number(sigma))}}"
+    case .gamma(let shape, let scale):
+      "{\"gamma\": {\"shape\": \(number(shape)), \"scale\": \(duration(scale))}}"
+    case .weibull(let shape, let scale):
+      "{\"weibull\": {\"shape\": \(number(shape)), \"scale\": \(duration(scale))}}"
+    case .uniform(let low, let high):
+      "{\"uniform\": {\"low\": \(duration(low)), \"high\": \(duration(high))}}"
+    case .empirical: "{\"fixed\": \"1s\"}"
+    }
+  }
+
+  static func quoted(_ text: String) -> String { ConfigValue.string(text).jsonText() }
+
+  /// Fits every screen the log shows; picks or makes the splash and the first onboarding screen.
+  mutating func fitScreens() {
+    let screens = map.screens
+    seen = screens.indices.filter {
+      observations.completeDwells[$0] + observations.censoredDwells[$0] > 0
+    }
+    for index in seen {
+      let summary = ScenarioFit.summarize(
+        screens[index].name, observations.dwell[index],
+        complete: observations.completeDwells[index], censored: observations.censoredDwells[index])
+      summaries.append((index, summary))
+      if summary.usedDefault {
+        warnings.append(
+          "screen '\(screens[index].name)': no complete dwell (every visit ended its session "
+            + "unseen); its dwell is the default lognormal, median 10 s, sigma 0.8")
+      } else if summary.complete < ScenarioFit.thinScreen {
+        warnings.append(
+          "screen '\(screens[index].name)': only \(summary.complete) complete dwells (under "
+            + "\(ScenarioFit.thinScreen)); its fit is rough, its family choice unreliable")
+      }
+    }
+    let names = Set(screens.map(\.name))
+    func fresh(_ base: String) -> String {
+      var name = base
+      var suffix = 2
+      while names.contains(name) {
+        name = "\(base)-\(suffix)"
+        suffix += 1
+      }
+      return name
+    }
+    if let launch = seen.first(where: { screens[$0].kind == .launch }) {
+      launchName = screens[launch].name
+    } else {
+      launchName = fresh("splash")
+      screenLines.append(
+        "    {\"name\": \(Self.quoted(launchName)), \"kind\": \"launch\", \"dwell\": "
+          + "{\"uniform\": {\"low\": \"800ms\", \"high\": \"2.5s\"}}}")
+      defaults.append(
+        "the splash screen '\(launchName)' and its dwell (uniform 0.8 s to 2.5 s): the log has "
+          + "no screen of kind launch")
+    }
+    let onboarding = map.onboarding.compactMap { map.screenIndex[$0] }.filter(seen.contains)
+    if let first = onboarding.first {
+      newUserName = screens[first].name
+    } else {
+      newUserName = fresh("onboarding")
+      defaults.append(
+        "an onboarding screen '\(newUserName)' (1 s, then on): the log shows no onboarding screen")
+    }
+  }
+}

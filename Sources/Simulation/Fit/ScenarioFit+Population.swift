@@ -1,0 +1,119 @@
+import MessageDeferral
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension _ScenarioDraft {
+  /// Users, sessions and onboarding: estimated where the log shows them, else defaults.
+  mutating func fitPopulation() {
+    let template = defaultScenario
+    let users = observations.users
+    let newShare = users > 0 ? Double(observations.newUsers) / Double(users) : 0
+    estimates.append(
+      (
+        "new-user share", Self.number(newShare),
+        "\(ScenarioFit.share(observations.newUsers, users)) users are new (rule: "
+          + "\(map.newUsers.rawValue))"
+      ))
+    var window = "{\"start\": \"0s\", \"end\": \(Self.duration(horizon))}"
+    if let seen = observations.newUserFirstSeen {
+      let start = max(0, seen.lowerBound - windowStart)
+      let end = min(horizon, max(seen.upperBound - windowStart, start + 1))
+      window = "{\"start\": \(Self.duration(start)), \"end\": \(Self.duration(end))}"
+      estimates.append(
+        (
+          "install window", "\(Self.number(start)) s to \(Self.number(end)) s",
+          "first and last new user's first event"
+        ))
+    }
+    func shareOrDefault(
+      _ counts: (yes: Int, known: Int), _ fallback: Double, _ what: String
+    ) -> String {
+      if counts.known > 0 {
+        let value = Double(counts.yes) / Double(counts.known)
+        estimates.append((what, Self.number(value), ScenarioFit.share(counts.yes, counts.known)))
+        return Self.number(value)
+      }
+      self.defaults.append(
+        "\(what) (\(Self.number(fallback))): the log carries no subscriber status")
+      return Self.number(fallback)
+    }
+    let subscribers = shareOrDefault(
+      observations.existingSubscribers, template.population.subscriberShare, "subscriber share")
+    let returningSubscribers = shareOrDefault(
+      observations.newSubscribers, template.population.returningSubscriberShare,
+      "returning-subscriber share of new users")
+    population =
+      "{\"new_user_share\": \(Self.number(newShare)), \"install_window\": \(window), "
+      + "\"subscriber_share\": \(subscribers), \"returning_subscriber_share\": "
+      + "\(returningSubscribers)}"
+
+    let gapSpec = gap.chosen?.spec ?? template.sessions.gap
+    if gap.chosen == nil {
+      self.defaults.append("the gap between sessions: no user came back within the log")
+    }
+    var termination = template.sessions.backgroundTerminationProbability
+    let launchSeen = map.screens.contains { $0.kind == .launch && $0.name == launchName }
+    let resumed = observations.coldLaunches + observations.warmResumes
+    if launchSeen, resumed > 0 {
+      termination = Double(observations.coldLaunches) / Double(resumed)
+      estimates.append(
+        (
+          "background termination probability", Self.number(termination),
+          "\(ScenarioFit.share(observations.coldLaunches, resumed)) later sessions began with "
+            + "the splash (a cold launch)"
+        ))
+    } else {
+      self.defaults.append(
+        "background termination probability (\(Self.number(termination))): without a logged "
+          + "splash, cold launches and warm resumes look alike")
+    }
+    sessionsLines = [
+      "\"gap\": \(Self.json(gapSpec))",
+      "\"background_termination_probability\": \(Self.number(termination))",
+      "\"delivery\": \"\(template.sessions.delivery.rawValue)\"",
+      "\"fetch_delay\": \(Self.json(template.sessions.fetchDelay))",
+    ]
+
+    var neverReturn = template.onboarding.neverReturnAfterLeavingProbability
+    let patience = gap.chosen.map { Self.quantile(0.99, of: $0) } ?? 7 * 86_400
+    let eligible = observations.onboardingLeaves.items.filter {
+      $0.leftAt <= windowEnd - patience
+    }
+    if eligible.count >= 10 {
+      let gone = eligible.filter { !$0.returned }.count
+      neverReturn = Double(gone) / Double(eligible.count)
+      estimates.append(
+        (
+          "never return after leaving onboarding", Self.number(neverReturn),
+          "\(ScenarioFit.share(gone, eligible.count)) users who left during onboarding at least "
+            + "\(Self.durationText(patience)) (the gap's 99th "
+            + "percentile) before the log ends never came back"
+        ))
+    } else {
+      self.defaults.append(
+        "never-return probability after leaving onboarding (\(Self.number(neverReturn))): "
+          + "\(eligible.count) users left onboarding early enough in the window to tell")
+    }
+    let quit = template.onboarding.quitAfterSheetProbability
+    self.defaults.append(
+      "quit-after-sheet probability (\(Self.number(quit))): analytics do not see App Store sheets")
+    onboardingLine =
+      "{\"quit_after_sheet_probability\": \(Self.number(quit)), "
+      + "\"never_return_after_leaving_probability\": \(Self.number(neverReturn))}"
+  }
+
+  /// The `p` quantile of a fitted distribution (bisection on its CDF in log time).
+  static func quantile(_ p: Double, of fitted: FittedDuration) -> Double {
+    var low = -10.0
+    var high = 25.0
+    for _ in 0..<80 {
+      let middle = (low + high) / 2
+      if fitted.cdf(exp(middle)) < p { low = middle } else { high = middle }
+    }
+    return exp(high)
+  }
+}

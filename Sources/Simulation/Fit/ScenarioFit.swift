@@ -1,0 +1,115 @@
+import MessageDeferral
+
+/// One fitted duration distribution (a screen's dwell, or the gap between sessions) and what
+/// it was fitted on.
+public struct DurationFitSummary: Sendable {
+  public var name: String
+  /// Durations seen: complete, and right-censored (with a known lower bound or none).
+  public var complete: Int
+  public var censored: Int
+  /// Every family fitted, and the one chosen (least AIC); `nil` without a complete duration.
+  public var fits: [FittedDuration]
+  public var chosen: FittedDuration?
+  /// The Kaplan–Meier estimate from the sample the fit used, and its KS distance to the
+  /// chosen fit.
+  public var empirical: KaplanMeier
+  public var ks: Double?
+  /// Whether the scenario got a stated default instead of a fit (too little data).
+  public var usedDefault: Bool
+}
+
+/// One row of the transitions table.
+public struct FittedTransition: Sendable {
+  public var from: String
+  /// A screen name or `background`.
+  public var to: String
+  public var count: Int
+  /// In the scenario (0 when pooled).
+  public var probability: Double
+  public var pooled: Bool
+}
+
+/// Everything `fit` produced: the scenario (as JSON and loaded) and the evidence behind it.
+public struct FitResult: Sendable {
+  public var scenarioJSON: String
+  public var scenario: Scenario
+  public var observations: FitObservations
+  /// Per map screen that the log shows, in map order.
+  public var screens: [(screen: DurationFitSummary, kind: ScreenKind)]
+  public var gap: DurationFitSummary
+  public var transitions: [FittedTransition]
+  /// Facts read off the log, as (what, value, how).
+  public var estimates: [(name: String, value: String, basis: String)]
+  /// What the log cannot show, left at stated defaults.
+  public var defaults: [String]
+  public var warnings: [String]
+  public var files: [String]
+  /// The map's screen names, in map order (the indices of ``observations``).
+  public var mapScreenNames: [String]
+  public var windowStart: Double
+  public var windowEnd: Double
+}
+
+/// `deferral-sim fit`: from screen-view logs and a map to a scenario.
+public enum ScenarioFit {
+  /// A screen with fewer complete dwells than this gets a warning.
+  public static let thinScreen = 30
+  /// Fewer complete durations than this: only the exponential is fitted.
+  public static let twoParameterMinimum = 10
+  /// Pooling rule: a transition seen fewer than `pooledCount` times and making up less than
+  /// `pooledShare` of its screen's exits is dropped, its probability shared out to the
+  /// screen's other transitions in proportion (unless that would leave a screen unreachable).
+  public static let pooledCount = 5
+  public static let pooledShare = 0.02
+
+  /// Reads every log (in order, streaming) and fits the scenario.
+  public static func fit(files: [String], map: FitMap) throws(FitInputError) -> FitResult {
+    let observations = try read(files: files, map: map)
+    guard observations.screenViews > 0 else {
+      throw FitInputError(
+        file: files.joined(separator: ", "),
+        message: "no screen views found; check the map's format and screen_view_event")
+    }
+    return try build(observations, map: map, files: files)
+  }
+
+  /// One pass over the logs: memory bounded by the number of users, not of rows.
+  public static func read(files: [String], map: FitMap) throws(FitInputError) -> FitObservations {
+    var builder = _SessionBuilder(map: map)
+    for file in files {
+      var parser = _LogParser(map: map, file: file)
+      try _LogLines.forEach(in: file) { (line, bytes) throws(FitInputError) in
+        guard let event = try parser.parse(line, bytes) else { return }
+        // Events outside the map's window are not part of the observation.
+        if let start = map.windowStart, event.time < start { return }
+        if let end = map.windowEnd, event.time > end { return }
+        try builder.add(event, file: file, line: line)
+      }
+    }
+    let end = map.windowEnd ?? builder.observations.lastTime
+    return builder.finish(windowEnd: end)
+  }
+
+  /// Fits one duration sample (the chosen family by AIC) with its KS distance.
+  static func summarize(
+    _ name: String, _ reservoir: Reservoir<DurationSample>, complete: Int, censored: Int
+  )
+    -> DurationFitSummary
+  {
+    // A two-parameter family on a handful of durations degenerates (a point mass).
+    let complete = reservoir.items.filter { !$0.censored }.count
+    let fitted = DurationFit.best(
+      reservoir.items,
+      families: complete < twoParameterMinimum ? [.exponential] : DurationFamily.allCases)
+    let empirical = KaplanMeier(reservoir.items)
+    return DurationFitSummary(
+      name: name, complete: complete, censored: censored, fits: fitted?.all ?? [],
+      chosen: fitted?.best, empirical: empirical,
+      ks: fitted.map { best in empirical.distance(to: best.best.cdf) }, usedDefault: fitted == nil)
+  }
+
+  /// The share `part / whole` as text with its count.
+  static func share(_ part: Int, _ whole: Int) -> String {
+    whole > 0 ? "\(part) of \(whole)" : "none"
+  }
+}
