@@ -16,10 +16,12 @@ extension RunCommand {
     do {
       messages =
         parsed.flag("messages-log")
-        ? try MessageLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
+        ? try MessageLog(
+          folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
       events =
         parsed.flag("events-log")
-        ? try EventsLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
+        ? try EventsLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
+        : nil
     } catch {
       throw ToolError.failure(error.message)
     }
