@@ -7,8 +7,8 @@
 #   bash scripts/mutate.sh M04 M17       # only these mutations
 #   bash scripts/mutate.sh --list        # the catalogue, without running anything
 #
-# The scratch copy is $MUTATE_DIR (default .build/mutate/pkg): the working tree's Sources,
-# Tests, Benchmarks, Package.swift and scenarios, synchronised with rsync (times kept), so the
+# The scratch copy is $MUTATE_DIR (default .build/mutate/pkg): the working tree's files
+# (tracked and untracked, not ignored), copied when they differ (times kept), so the
 # first run builds from scratch and later runs and mutations build incrementally. The working
 # tree itself is never modified. A mutation is killed when `swift test` on the selected tests
 # exits non-zero (a failing expectation, a trap, or a 15-minute timeout); it survives when
@@ -101,12 +101,30 @@ if [[ ${1:-} == --list ]]; then
 fi
 wanted=" $* "
 
+# Copies the working tree's files (tracked and untracked, not ignored) into the scratch copy,
+# only those that differ, times kept, so unchanged files are not rebuilt; removes the others.
+sync_scratch() {
+  local listed=$scratch/.mutate-files
+  mkdir -p "$scratch"
+  git -C "$root" ls-files -co --exclude-standard | grep -v '^\.build/' >"$listed"
+  while IFS= read -r file; do
+    [[ -f $root/$file ]] || continue
+    if ! cmp -s "$root/$file" "$scratch/$file"; then
+      mkdir -p "$(dirname "$scratch/$file")"
+      cp -p "$root/$file" "$scratch/$file"
+    fi
+  done <"$listed"
+  (cd "$scratch" && find Sources Tests Benchmarks -type f) | while IFS= read -r file; do
+    grep -qxF "$file" "$listed" || rm -f "$scratch/$file"
+  done
+}
+
 echo "mutate: scratch copy $scratch"
-mkdir -p "$scratch"
-rsync -a --delete --exclude .build --exclude .git "$root/" "$scratch/"
+sync_scratch
+[[ -f $scratch/Package.swift ]] || { echo "mutate: no package in $scratch" >&2; exit 1; }
 cd "$scratch" || exit 1
 echo "mutate: building the unmutated package ($(date -u +%H:%M:%S))"
-if ! nice swift build --build-tests >"$scratch/.build-log" 2>&1; then
+if ! nice swift build --package-path "$scratch" --build-tests >"$scratch/.build-log" 2>&1; then
   tail -30 "$scratch/.build-log"
   echo "mutate: the unmutated package does not build" >&2
   exit 1
@@ -135,11 +153,11 @@ PY
     continue
   fi
   started=$(date +%s)
-  if ! nice swift build --build-tests >"$scratch/.build-log" 2>&1; then
+  if ! nice swift build --package-path "$scratch" --build-tests >"$scratch/.build-log" 2>&1; then
     verdict="invalid (the mutant does not compile)"
   else
     total=$((total + 1))
-    timeout 900 nice swift test --skip-build --filter "$filter" >"$scratch/.test-log" 2>&1
+    timeout 900 nice swift test --package-path "$scratch" --skip-build --filter "$filter" >"$scratch/.test-log" 2>&1
     status=$?
     if grep -q "with 0 tests" "$scratch/.test-log" && ! grep -q "Executed [1-9]" \
       "$scratch/.test-log"; then
