@@ -40,23 +40,23 @@ M12 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ le
 M13 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if !startedOnboarding, profile.isNew { @@ if profile.isNew {
 M14 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ tally.onboardingRunsCompleted += 1 @@ tally.onboardingRunsCompleted += 0
 M15 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ journey.bernoulli(world.scenario.onboarding.neverReturnAfterLeavingProbability) @@ journey.bernoulli(1 - world.scenario.onboarding.neverReturnAfterLeavingProbability)
-M16 @@ Sources/Simulation/UserSimulator.swift @@ OnboardingBookkeepingTests|EngineClosedFormTests @@ completedOnboarding = !isNew @@ completedOnboarding = false
-M17 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|ScreenOracleTests @@ if kind.isInterruptible, !visitInterrupted { @@ if kind.isInterruptible {
-M18 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests @@ if processAlive, inForeground { deliver(index, tally: &tally) } @@ if processAlive { deliver(index, tally: &tally) }
-M19 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests @@ for index in messages.indices { messages[index].deliveredInProcess = false } @@ for index in messages.indices { messages[index].deliveredInProcess = true }
-M20 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ let again = world.scenario.sessions.delivery == .everyForeground @@ let again = false
-M21 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ if messages[index].deliveredAt.isNaN { messages[index].deliveredAt = now } @@ messages[index].deliveredAt = now
-M22 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests @@ tally.hold[lane].record(now - record.deliveredAt) @@ tally.hold[lane].record(now - record.issuedAt)
-M23 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests @@ tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded()) @@ tally.latencySumMilliseconds[lane] += Int64(latency.rounded())
-M24 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|EngineProperty @@ if forced { tally.fallbackFired += 1 } @@ if !forced { tally.fallbackFired += 1 }
-M25 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.displayFailures += 1 @@ tally.displayFailures += 0
-M26 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ scene.bernoulli(world.scenario.scene.displayFailureProbability) @@ scene.bernoulli(1 - world.scenario.scene.displayFailureProbability)
-M27 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ if !(inForeground && sceneActive) { @@ if !inForeground {
-M28 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, sheetsThisBreak) @@ tally.maxSheetsPerBreak = sheetsThisBreak
-M29 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ case .expired: tally.expired[lane] += 1 @@ case .expired: tally.pending[lane] += 1
-M30 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline @@ let shownInTime = record.state == .displayed
-M31 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ let resolved = record.state == .expired && record.expiresAt <= record.deadline @@ let resolved = record.state == .expired
-M32 @@ Sources/Simulation/UserSimulator.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index)) @@ queue.push(time: time + 2 * expiry, payload: _Event(kind: .expire, index: index))
+M16 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests|OnboardingBookkeepingTests @@ completedOnboarding = !isNew @@ completedOnboarding = false
+M17 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if kind.isInterruptible, !visitInterrupted { @@ if kind.isInterruptible {
+M18 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ if processAlive, inForeground { deliver(index, tally: &tally) } @@ if processAlive { deliver(index, tally: &tally) }
+M19 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ for index in messages.indices { messages[index].deliveredInProcess = false } @@ for index in messages.indices { messages[index].deliveredInProcess = true }
+M20 @@ Sources/Simulation/UserSimulator+Events.swift @@ DeliveryOracleTests @@ let again = world.scenario.sessions.delivery == .everyForeground @@ let again = false
+M21 @@ Sources/Simulation/UserSimulator+Events.swift @@ DeliveryOracleTests @@ if messages[index].deliveredAt.isNaN { messages[index].deliveredAt = now } @@ messages[index].deliveredAt = now
+M22 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.hold[lane].record(now - record.deliveredAt) @@ tally.hold[lane].record(now - record.issuedAt)
+M23 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded()) @@ tally.latencySumMilliseconds[lane] += Int64(latency.rounded())
+M24 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if forced { tally.fallbackFired += 1 } @@ if !forced { tally.fallbackFired += 1 }
+M25 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.displayFailures += 1 @@ tally.displayFailures += 0
+M26 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ scene.bernoulli(world.scenario.scene.displayFailureProbability) @@ scene.bernoulli(1 - world.scenario.scene.displayFailureProbability)
+M27 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests|EngineClosedFormTests @@ if !(inForeground && sceneActive) { @@ if !inForeground {
+M28 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, sheetsThisBreak) @@ tally.maxSheetsPerBreak = sheetsThisBreak
+M29 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ case .expired: tally.expired[lane] += 1 @@ case .expired: tally.pending[lane] += 1
+M30 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline @@ let shownInTime = record.state == .displayed
+M31 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let resolved = record.state == .expired && record.expiresAt <= record.deadline @@ let resolved = record.state == .expired
+M32 @@ Sources/Simulation/UserSimulator.swift @@ DeliveryOracleTests @@ queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index)) @@ queue.push(time: time + 2 * expiry, payload: _Event(kind: .expire, index: index))
 M33 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsCompleted)
 M34 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ ratio(tally.newUsersCompleted, tally.newUsersOnboarding) @@ ratio(tally.onboardingRunsCompleted, tally.newUsersOnboarding)
 M35 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ enumerated() where screen.kind == kind { @@ enumerated() where screen.kind != kind {
@@ -172,8 +172,8 @@ PY
     fi
   fi
   cp "$root/$file" "$scratch/$file"
-  printf '%s %-9s %s (%ss, filter %s)\n' "$id" "${verdict%% *}" "$file" \
-    "$(($(date +%s) - started))" "$filter"
+  printf '%s %-9s %s (%ss, filter %s; so far killed %s of %s)\n' "$id" "${verdict%% *}" \
+    "$file" "$(($(date +%s) - started))" "$filter" "$killed" "$total"
   [[ $verdict == *"("* ]] && echo "    ${verdict#* }"
   printf '    - %s\n    + %s\n' "$old" "$new"
 done <<<"$catalogue"

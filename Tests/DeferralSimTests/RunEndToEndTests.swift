@@ -116,7 +116,7 @@ struct RunEndToEndTests {
   @Test func traceAgreesWithTheRunForUsersWithMessages() throws {
     let out = Self.temporaryFolder()
     let run = try ToolRunner.run([
-      "run", "--users", "60", "--replications", "1", "--out", out.path, "--quiet",
+      "run", "--users", "60", "--replications", "2", "--out", out.path, "--quiet",
       "--policies", "storekit-auto,screen-gate", "--messages-log",
     ])
     #expect(run.status == 0)

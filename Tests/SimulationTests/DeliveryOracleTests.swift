@@ -131,6 +131,35 @@ struct DeliveryOracleTests {
     #expect(tally.maxSheetsPerBreak == largest)
   }
 
+  /// screen-gate-ceiling keeps consent off an immersive screen until it has waited 12 h since
+  /// its arrival in the process, then forces it there: every message is a fallback, held
+  /// exactly 12 h; storekit-auto shows it at once and never falls back.
+  @Test func aCeilingForcesTheMessageOverTheClosedGate() throws {
+    var scenario = Fixtures.base(
+      screens: [
+        Screen(name: "splash", kind: .launch, dwell: .fixed(1), transitions: []),
+        Screen(
+          name: "player", kind: .immersive, dwell: .fixed(1e12),
+          transitions: [Fixtures.transition(.background, 1)]),
+      ],
+      entries: Entries(coldLaunch: 0, newUser: 1, returning: 1), horizon: 1e5, gap: .fixed(10),
+      policies: [Fixtures.policy("screen-gate-ceiling"), Fixtures.policy("storekit-auto")])
+    scenario.messages.consent = ConsentCampaign(
+      start: 0, rolloutWindow: 1, audienceShare: 1, deadline: .fixed(1e9), expiry: nil)
+    let users = 300
+    let row = try Engine.run(
+      CompiledScenario(scenario), policies: scenario.policies,
+      options: RunOptions(users: users, replications: 1, seed: 5, jobs: 2)
+    ).tallies[0]
+    let ceiling = row[0]
+    #expect(ceiling.displayed[0] == users && ceiling.fallbackFired == users)
+    #expect(ceiling.hold[0].quantile(0) == 12 * 3600 && ceiling.hold[0].quantile(1) == 12 * 3600)
+    #expect(ceiling.screenInterrupted == [0, users])
+    let auto = row[1]
+    #expect(auto.displayed[0] == users && auto.fallbackFired == 0)
+    #expect(auto.screenInterrupted == [users, 0], "shown on the splash, where it arrives")
+  }
+
   /// With every-foreground delivery StoreKit hands a waiting message over again at each
   /// return; screen-gate (no de-duplication) queues every copy and, when home opens its gate,
   /// attempts them all: one display and K no-ops after K returns. The hold still counts from
