@@ -95,9 +95,12 @@ M67 @@ Sources/Simulation/Sampler.swift @@ SamplerTests @@ return gsl_ran_expone
 EOF
 )
 
+# Everything below runs inside `main`, which bash reads whole before running: editing this
+# file during a run does not disturb it.
+main() {
 if [[ ${1:-} == --list ]]; then
   printf '%s\n' "$catalogue" | awk -F' @@ ' '{ printf "%s  %s\n      - %s\n      + %s\n", $1, $2, $4, $5 }'
-  exit 0
+  return 0
 fi
 wanted=" $* "
 
@@ -181,4 +184,8 @@ done <<<"$catalogue"
 echo
 echo "Mutation score: killed $killed of $total ($(date -u +%Y-%m-%d))"
 ((${#survivors[@]} > 0)) && echo "Survivors: ${survivors[*]}"
-exit 0
+return 0
+}
+
+main "$@"
+exit $?
