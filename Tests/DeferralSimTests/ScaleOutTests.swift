@@ -53,7 +53,8 @@ struct ScaleOutTests {
     .timeLimit(.minutes(15)))
   func slurmClusterRunEqualsSingleRun() throws {
     guard SlurmAvailability.isRoot else {
-      Issue.record("CI=true but the tests do not run as root: the Slurm test cannot start a cluster")
+      Issue.record(
+        "CI=true but the tests do not run as root: the Slurm test cannot start a cluster")
       return
     }
     guard SlurmAvailability.isInstalled else {

@@ -124,7 +124,9 @@ enum ReportOracleFixture {
   }
 
   /// Metrics read from a histogram (compared within ``quantileTolerance``).
-  static func isQuantile(_ metric: String) -> Bool { metric.contains("_p") && metric.hasSuffix("_s") }
+  static func isQuantile(_ metric: String) -> Bool {
+    metric.contains("_p") && metric.hasSuffix("_s")
+  }
 
   static let report: RunReport = {
     var scenario = ScenarioLoader.embeddedDefault()
@@ -144,7 +146,9 @@ enum ReportOracleFixture {
   /// A written CSV file read back: its header and rows of fields (no quoting is needed here).
   static func rows(of file: String) -> (header: [String], rows: [[String]]) {
     let text = report.files.first { $0.name == file }!.table.text
-    let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    let lines = text.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
     return (lines[0], Array(lines.dropFirst()))
   }
 }

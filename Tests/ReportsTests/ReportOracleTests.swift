@@ -34,7 +34,8 @@ struct ReportOracleTests {
     }
     let tolerance = F.isQuantile(metric) ? F.quantileTolerance : interval ? 1e-9 : 1e-12
     #expect(
-      close(actual, expected, relative: tolerance), "\(comment): read \(actual), expected \(expected)",
+      close(actual, expected, relative: tolerance),
+      "\(comment): read \(actual), expected \(expected)",
       sourceLocation: sourceLocation)
   }
 
@@ -92,7 +93,8 @@ struct ReportOracleTests {
       }
       Self.check(row[2], metric: row[1], expected: expected.mean, "\(what) mean")
       Self.check(row[3], metric: row[1], expected: expected.low, "\(what) ci95_low", interval: true)
-      Self.check(row[4], metric: row[1], expected: expected.high, "\(what) ci95_high", interval: true)
+      Self.check(
+        row[4], metric: row[1], expected: expected.high, "\(what) ci95_high", interval: true)
     }
   }
 
@@ -126,8 +128,10 @@ struct ReportOracleTests {
         continue
       }
       Self.check(row[3], metric: row[2], expected: expected.mean, "\(row[2]) mean_diff")
-      Self.check(row[4], metric: row[2], expected: expected.low, "\(row[2]) ci95_low", interval: true)
-      Self.check(row[5], metric: row[2], expected: expected.high, "\(row[2]) ci95_high", interval: true)
+      Self.check(
+        row[4], metric: row[2], expected: expected.low, "\(row[2]) ci95_low", interval: true)
+      Self.check(
+        row[5], metric: row[2], expected: expected.high, "\(row[2]) ci95_high", interval: true)
     }
     // Signs known without arithmetic: other has more fallbacks, the same number displayed.
     let fallback = rows.first { $0[2] == "fallback_fired" }!
@@ -163,7 +167,9 @@ struct ReportOracleTests {
         "policy", "reason", "issued", "displayed", "expired", "pending", "latency_p50_s",
         "latency_p90_s", "latency_p99_s",
       ])
-    let reasons = ["price_increase_consent", "billing_issue", "win_back_offer", "generic", "unknown"]
+    let reasons = [
+      "price_increase_consent", "billing_issue", "win_back_offer", "generic", "unknown",
+    ]
     #expect(rows.count == F.policyNames.count * reasons.count)
     for (policy, name) in F.policyNames.enumerated() {
       let ks = (0..<F.replicationCount).map { F.k(replication: $0, policy: policy) }
@@ -182,7 +188,8 @@ struct ReportOracleTests {
         #expect(row[4] == pooled(F.expired), "\(name) \(reason) expired")
         #expect(row[5] == pooled(F.pending), "\(name) \(reason) pending")
         for (column, percent) in [(6, 50), (7, 90), (8, 99)] {
-          let expected = latencies[lane].isEmpty ? nil : F.quantile(latencies[lane], percent: percent)
+          let expected =
+            latencies[lane].isEmpty ? nil : F.quantile(latencies[lane], percent: percent)
           Self.check(
             row[column], metric: "latency_p\(percent)_s", expected: expected,
             "\(name) \(reason) p\(percent)")
@@ -196,7 +203,9 @@ struct ReportOracleTests {
   @Test func holdQuantilesReadTheHoldHistogram() {
     let (_, rows) = F.rows(of: "replications.csv")
     for percent in [50, 90, 99] {
-      let hold = rows.first { $0[0] == "base" && $0[1] == "0" && $0[2] == "consent_hold_p\(percent)_s" }!
+      let hold = rows.first {
+        $0[0] == "base" && $0[1] == "0" && $0[2] == "consent_hold_p\(percent)_s"
+      }!
       let latency = rows.first {
         $0[0] == "base" && $0[1] == "0" && $0[2] == "consent_latency_p\(percent)_s"
       }!

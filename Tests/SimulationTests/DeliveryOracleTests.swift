@@ -26,7 +26,8 @@ struct DeliveryOracleTests {
     let mean = Double(n) * p
     let tolerance = z * (Double(n) * p * (1 - p)).squareRoot()
     #expect(
-      abs(Double(observed) - mean) <= tolerance, "\(what): \(observed), expected \(mean) ± \(tolerance)",
+      abs(Double(observed) - mean) <= tolerance,
+      "\(what): \(observed), expected \(mean) ± \(tolerance)",
       sourceLocation: sourceLocation)
   }
 
@@ -51,7 +52,8 @@ struct DeliveryOracleTests {
     let mean = Double(tally.latencySumMilliseconds[0]) / 1000 / n
     let expected = 1 / ((1 - f) * Self.nu)
     let tolerance = Self.z * expected / n.squareRoot()
-    #expect(abs(mean - expected) <= tolerance, "latency \(mean), expected \(expected) ± \(tolerance)")
+    #expect(
+      abs(mean - expected) <= tolerance, "latency \(mean), expected \(expected) ± \(tolerance)")
   }
 
   /// The consent message waits for the next open, Exp(ν), under storekit-auto. With deadline
@@ -171,7 +173,9 @@ struct DeliveryOracleTests {
         Screen(name: "splash", kind: .launch, dwell: .fixed(1), transitions: []),
         Screen(
           name: "player", kind: .immersive, dwell: .fixed(100),
-          transitions: [Fixtures.transition(.screen(2), 0.5), Fixtures.transition(.background, 0.5)]
+          transitions: [
+            Fixtures.transition(.screen(2), 0.5), Fixtures.transition(.background, 0.5),
+          ]
         ),
         Screen(
           name: "home", kind: .home, dwell: .fixed(1e12),
@@ -188,7 +192,8 @@ struct DeliveryOracleTests {
     #expect(tally.displayed[0] == users)
     // K ~ geometric, P(K = k) = 2^−(k+1): mean 1, variance 2.
     let returns = Double(tally.displayAttempts - users)
-    #expect(abs(returns - n) <= Self.z * (2 * n).squareRoot(), "K summed: \(returns), expected \(n)")
+    #expect(
+      abs(returns - n) <= Self.z * (2 * n).squareRoot(), "K summed: \(returns), expected \(n)")
     let hold = try #require(tally.hold[0].mean)
     let expected = 1 + 100 * 2 + g
     let tolerance = Self.z * (100 + g) * 2.0.squareRoot() / n.squareRoot()

@@ -187,7 +187,8 @@ struct EnginePropertyTests {
       (pooled * (1 - pooled) * (1 / Double(auto.started) + 1 / Double(ours.started))).squareRoot()
     #expect(
       pAuto - pOurs > 4.5 * standardError,
-      "storekit-auto \(auto) vs deadline-aware \(ours): \(pAuto) - \(pOurs) <= 4.5 × \(standardError)")
+      "storekit-auto \(auto) vs deadline-aware \(ours): \(pAuto) - \(pOurs) <= 4.5 × \(standardError)"
+    )
   }
 }
 

@@ -23,7 +23,9 @@ struct OnboardingBookkeepingTests {
         Screen(name: "splash", kind: .launch, dwell: .fixed(0.5), transitions: []),
         Screen(
           name: "intro", kind: .onboarding, dwell: .fixed(1),
-          transitions: [Fixtures.transition(.screen(2), 1 - p), Fixtures.transition(.background, p)]
+          transitions: [
+            Fixtures.transition(.screen(2), 1 - p), Fixtures.transition(.background, p),
+          ]
         ),
         Screen(
           name: "home", kind: .home, dwell: .fixed(1e12),

@@ -19,7 +19,9 @@ struct PopulationClosedFormTests {
   /// Splash → intro (onboarding, 1 s) → home, where the user stays past the horizon. Consent
   /// to a share of subscribers, issued in the first hour; billing issues to lapsed users,
   /// win-back offers to subscribers, generic messages to all.
-  static func world(newUserShare: Double, subscriberShare: Double, returningShare: Double)
+  static func world(
+    newUserShare: Double, subscriberShare: Double, returningShare: Double
+  )
     -> Scenario
   {
     var scenario = Fixtures.base(
@@ -45,7 +47,8 @@ struct PopulationClosedFormTests {
           reason: .billingIssue, audience: .lapsed, meanInterval: meanInterval, expiry: nil),
         RecurringMessages(
           reason: .winBackOffer, audience: .subscribers, meanInterval: meanInterval, expiry: nil),
-        RecurringMessages(reason: .generic, audience: .all, meanInterval: meanInterval, expiry: nil),
+        RecurringMessages(
+          reason: .generic, audience: .all, meanInterval: meanInterval, expiry: nil),
       ])
     return scenario
   }
