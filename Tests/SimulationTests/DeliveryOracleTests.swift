@@ -162,6 +162,40 @@ struct DeliveryOracleTests {
     #expect(auto.screenInterrupted == [users, 0], "shown on the splash, where it arrives")
   }
 
+  /// adapty-manual calls display at each appearance of home whether or not a scene is active.
+  /// Every open is a cold launch whose home appears 0.5 s in; with the scene active after 1 s
+  /// every attempt fails for want of a scene (and the message waits forever), with the scene
+  /// active after 0.1 s the first attempt shows it.
+  @Test(arguments: [(1.0, false), (0.1, true)])
+  func aDisplayNeedsAnActiveScene(activation: Double, shows: Bool) throws {
+    var scenario = Fixtures.base(
+      screens: [
+        Screen(name: "splash", kind: .launch, dwell: .fixed(0.5), transitions: []),
+        Screen(
+          name: "home", kind: .home, dwell: .fixed(5),
+          transitions: [Fixtures.transition(.background, 1)]),
+      ],
+      entries: Entries(coldLaunch: 0, newUser: 1, returning: 1), horizon: 1000, gap: .fixed(10),
+      policies: [Fixtures.policy("adapty-manual")])
+    scenario.sessions.backgroundTerminationProbability = 1
+    scenario.scene.activationDelay = .fixed(activation)
+    scenario.messages.consent = ConsentCampaign(
+      start: 0, rolloutWindow: 1, audienceShare: 1, deadline: .fixed(1e9), expiry: nil)
+    let users = 200
+    let tally = try Self.run(scenario, users: users)
+    #expect(tally.issued[0] == users)
+    if shows {
+      #expect(tally.displayed[0] == users && tally.displayAttempts == users)
+      #expect(tally.displayFailures == 0)
+    } else {
+      #expect(tally.displayed[0] == 0 && tally.pending[0] == users)
+      // One failed attempt per session: home appears at 10.5 s, then every 15.5 s.
+      let sessions = Int(((1000 - 10.5) / 15.5).rounded(.down)) + 1
+      #expect(tally.displayFailures == tally.displayAttempts)
+      #expect(tally.displayAttempts == users * sessions, "\(tally.displayAttempts) attempts")
+    }
+  }
+
   /// With every-foreground delivery StoreKit hands a waiting message over again at each
   /// return; screen-gate (no de-duplication) queues every copy and, when home opens its gate,
   /// attempts them all: one display and K no-ops after K returns. The hold still counts from
