@@ -11,8 +11,9 @@
 # (tracked and untracked, not ignored), copied when they differ (times kept), so the
 # first run builds from scratch and later runs and mutations build incrementally. The working
 # tree itself is never modified. A mutation is killed when `swift test` on the selected tests
-# exits non-zero (a failing expectation, a trap, or a 15-minute timeout); it survives when
-# every selected test passes, or when the filter selects no test. A catalogue line whose
+# exits non-zero (a failing expectation, a trap, or a 5-minute timeout, where the unmutated
+# code takes under a minute: a mutant that makes the engine spin); it survives when every
+# selected test passes, or when the filter selects no test. A catalogue line whose
 # original text no longer occurs exactly once is reported `stale`, and a mutant that does not
 # compile `invalid`; neither is counted.
 # Results of the latest run are recorded in CONTRIBUTING.md ("Mutation score").
@@ -160,7 +161,7 @@ PY
     verdict="invalid (the mutant does not compile)"
   else
     total=$((total + 1))
-    timeout 900 nice swift test --package-path "$scratch" --skip-build --filter "$filter" >"$scratch/.test-log" 2>&1
+    timeout 300 nice swift test --package-path "$scratch" --skip-build --filter "$filter" >"$scratch/.test-log" 2>&1
     status=$?
     if grep -q "with 0 tests" "$scratch/.test-log" && ! grep -q "Executed [1-9]" \
       "$scratch/.test-log"; then
