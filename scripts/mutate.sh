@@ -93,6 +93,8 @@ M64 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @
 M65 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ for candidate in candidates where candidate.overdue || kept < limit { @@ for candidate in candidates where kept < limit {
 M66 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ if failure == .noActiveScene, configuration.stopsBatchWithoutScene { @@ if configuration.stopsBatchWithoutScene {
 M67 @@ Sources/Simulation/Sampler.swift @@ SamplerTests @@ return gsl_ran_exponential(generator, mean) @@ return gsl_ran_exponential(generator, 1 / mean)
+M68 @@ Sources/Simulation/LatencyHistogram.swift @@ LatencyHistogram|ReportOracleTests @@ Int((p * Double(count)).rounded(.up)) @@ Int((p * Double(count)).rounded(.down))
+M69 @@ Sources/Simulation/Engine.swift @@ ReportOracleTests @@ lane < 4 ? Reason.known[lane].name : "unknown" @@ lane < 3 ? Reason.known[lane].name : "unknown"
 EOF
 )
 
