@@ -6,8 +6,8 @@ import Testing
 /// `scripts/browser-check.sh`: the page must load without a console message, hold its charts,
 /// and draw a screenshot that is not blank.
 ///
-/// Skipped, with the reason shown by the test runner, only where no Chromium is on the PATH;
-/// CI installs Debian's `chromium`. Set `HTML_REPORT_KEEP` to a folder to keep the page and
+/// Skipped, with the reason shown by the test runner, only where no Chromium is on the PATH
+/// and not under CI: with `CI=true` a missing browser fails (CI installs Debian's `chromium`). Set `HTML_REPORT_KEEP` to a folder to keep the page and
 /// its screenshot there.
 @Suite("report.html in a headless browser")
 struct HTMLReportBrowserTests {
@@ -32,14 +32,21 @@ struct HTMLReportBrowserTests {
     return nil
   }()
 
+  /// Under CI (`CI=true`) the check is never skipped: a missing browser is a failure.
+  static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
   @Test(
     .enabled(
-      if: browser != nil,
+      if: browser != nil || isCI,
       Comment(
         rawValue: "skipped: no headless Chromium on the PATH (Debian: apt-get install -y "
           + "chromium); report.html is still checked as text by the other HTMLReport tests")),
     .timeLimit(.minutes(3)))
   func pageLoadsCleanlyAndIsNotBlank() throws {
+    guard Self.browser != nil else {
+      Issue.record("CI=true but no headless Chromium on the PATH: .ci/run must install chromium")
+      return
+    }
     let html = try HTMLReportFixture.render()
     let keep = ProcessInfo.processInfo.environment["HTML_REPORT_KEEP"]
     let folder =

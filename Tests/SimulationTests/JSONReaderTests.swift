@@ -22,7 +22,10 @@ struct JSONReaderTests {
     #expect(inner.position == SourcePosition(line: 3, column: 8))
     #expect(inner["b"]?.position == SourcePosition(line: 3, column: 14))
     #expect(inner["c"]?.value == .string("xé\n"))
-    guard case .object(let members) = root.value else { return }
+    guard case .object(let members) = root.value else {
+      Issue.record("the root is not an object: \(root.value)")
+      return
+    }
     #expect(members.map(\.key) == ["a", "é"])
     #expect(members[1].keyPosition == SourcePosition(line: 3, column: 3))
   }
@@ -40,7 +43,10 @@ struct JSONReaderTests {
 
   @Test func keepsRepeatedKeysForTheLoaderToReport() throws {
     let root = try JSONReader.parse(#"{"a": 1, "a": 2}"#)
-    guard case .object(let members) = root.value else { return }
+    guard case .object(let members) = root.value else {
+      Issue.record("the root is not an object: \(root.value)")
+      return
+    }
     #expect(members.count == 2)
     #expect(root["a"]?.value == .number(1, literal: "1"))
   }

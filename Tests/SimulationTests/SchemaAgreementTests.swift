@@ -105,6 +105,13 @@ struct SchemaAgreementTests {
       }
     }
     collect(root)
+    // The walk found the schema's keys (an empty set would check nothing): at least the
+    // required top-level ones and keys of nested sections.
+    let required = [
+      "schema", "name", "horizon", "population", "sessions", "screens", "entries", "onboarding",
+      "scene", "sheet_dwell", "messages", "policies",
+    ]
+    #expect(keys.isSuperset(of: required + ["new_user_share", "gap", "transitions", "audience"]))
     for key in keys.sorted() where key != "$schema" {
       #expect(readme.contains("`\(key)`"), "scenarios/README.md does not document `\(key)`")
     }
