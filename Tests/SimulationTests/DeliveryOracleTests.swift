@@ -165,9 +165,13 @@ struct DeliveryOracleTests {
   /// adapty-manual calls display at each appearance of home whether or not a scene is active.
   /// Every open is a cold launch whose home appears 0.5 s in; with the scene active after 1 s
   /// every attempt fails for want of a scene (and the message waits forever), with the scene
-  /// active after 0.1 s the first attempt shows it.
+  /// active after 0.1 s the first attempt shows it. The listener exists from launch here
+  /// (`listener_delay` 0): with Adapty's default delay StoreKit itself would show a message
+  /// delivered at launch (ListenerDelayTests covers that).
   @Test(arguments: [(1.0, false), (0.1, true)])
   func aDisplayNeedsAnActiveScene(activation: Double, shows: Bool) throws {
+    var adapty = Fixtures.policy("adapty-manual")
+    adapty.configuration.listenerDelay = .none
     var scenario = Fixtures.base(
       screens: [
         Screen(name: "splash", kind: .launch, dwell: .fixed(0.5), transitions: []),
@@ -176,7 +180,7 @@ struct DeliveryOracleTests {
           transitions: [Fixtures.transition(.background, 1)]),
       ],
       entries: Entries(coldLaunch: 0, newUser: 1, returning: 1), horizon: 1000, gap: .fixed(10),
-      policies: [Fixtures.policy("adapty-manual")])
+      policies: [adapty])
     scenario.sessions.backgroundTerminationProbability = 1
     scenario.scene.activationDelay = .fixed(activation)
     scenario.messages.consent = ConsentCampaign(
