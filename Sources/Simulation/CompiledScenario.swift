@@ -19,6 +19,10 @@ public struct CompiledScenario: Sendable {
   /// Every screen's transition targets, flattened: a screen index, or -1 for background.
   let transitionTargetIndex: ContiguousArray<Int32>
   let gap: Sampler
+  /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
+  let firstOpen: ForwardRecurrence
+  /// How long a suspended process survives (`nil`: a constant termination probability).
+  let backgroundSurvival: Sampler?
   let fetchDelay: Sampler
   let activationDelay: Sampler
   let sheetDwell: Sampler
@@ -51,6 +55,8 @@ public struct CompiledScenario: Sendable {
     transitionOffset = offsets
     transitionTargetIndex = targets
     gap = Sampler(scenario.sessions.gap)
+    firstOpen = ForwardRecurrence(scenario.sessions.gap)
+    backgroundSurvival = scenario.sessions.backgroundSurvival.map { Sampler($0) }
     fetchDelay = Sampler(scenario.sessions.fetchDelay)
     activationDelay = Sampler(scenario.scene.activationDelay)
     sheetDwell = Sampler(scenario.sheetDwell)

@@ -66,9 +66,18 @@ extension UserSimulator {
     queue.push(
       time: now + world.activationDelay.draw(&scene),
       payload: _Event(kind: .sceneActive, epoch: epoch))
-    if coldLaunch || world.scenario.sessions.delivery == .everyForeground || hasUndelivered {
+    if coldLaunch || resumeFetches {
       queue.push(
         time: now + world.fetchDelay.draw(&scene), payload: _Event(kind: .fetch, epoch: epoch))
+    }
+  }
+
+  /// Whether StoreKit fetches at this warm resume (``DeliveryMode``).
+  var resumeFetches: Bool {
+    switch world.scenario.sessions.delivery {
+    case .launch: false
+    case .launchAndResume: hasUndelivered
+    case .everyForeground: true
     }
   }
 
@@ -88,7 +97,19 @@ extension UserSimulator {
     trace(.background, message: -1)
     tell(.sceneDeactivated, tally: &tally)
     let leftDuringOnboarding = onboardingRunActive
-    if journey.bernoulli(world.scenario.sessions.backgroundTerminationProbability) {
+    // With a survival distribution the gap is drawn first: the process dies iff it survives
+    // less than the gap. A suspended app runs no code, so it is marked terminated now (what
+    // the policy and the trace see is the same as at the moment iOS reclaims it).
+    let gap: Double
+    let terminated: Bool
+    if let survival = world.backgroundSurvival {
+      gap = world.gap.draw(&journey)
+      terminated = survival.draw(&journey) <= gap
+    } else {
+      gap = .nan
+      terminated = journey.bernoulli(world.scenario.sessions.backgroundTerminationProbability)
+    }
+    if terminated {
       processAlive = false
       if onboardingRunActive { onboardingRunActive = false }  // abandoned; restarts at launch
       trace(.terminated, message: -1)
@@ -101,7 +122,8 @@ extension UserSimulator {
       trace(.churned, message: -1)
       return
     }
-    queue.push(time: now + world.gap.draw(&journey), payload: _Event(kind: .open))
+    let away = gap.isNaN ? world.gap.draw(&journey) : gap
+    queue.push(time: now + away, payload: _Event(kind: .open))
   }
 
   // MARK: Screens

@@ -199,7 +199,7 @@ extension UserSimulator {
         addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
       }
     }
-    let firstOpen = isNew ? installAt : world.gap.draw(&journey)
+    let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
     queue.push(time: firstOpen, payload: _Event(kind: .open))
   }
 

@@ -208,6 +208,18 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "unknown delivery mode", [("\"delivery\": \"launch\"", "\"delivery\": \"lunch\"")],
       "$.sessions.delivery", "did you mean 'launch'?", .rejects),
     .init(
+      "termination given twice",
+      [
+        (
+          "\"background_termination_probability\": 0.5,",
+          "\"background_termination_probability\": 0.5, \"background_survival\": \"4h\","
+        )
+      ],
+      "$.sessions.background_survival", "not both; remove one", .rejects),
+    .init(
+      "termination missing", [("\"background_termination_probability\": 0.5,", "")],
+      "$.sessions", "missing key 'background_survival'", .rejects),
+    .init(
       "unknown audience",
       [("\"billing_issue\": {", "\"billing_issue\": {\"audience\": \"everyone\", ")],
       "$.messages.billing_issue.audience", "unknown audience 'everyone'", .rejects),
