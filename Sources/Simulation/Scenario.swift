@@ -175,6 +175,7 @@ public struct Entries: Sendable, Equatable {
   /// The splash screen shown at every cold launch (a screen of kind `launch`).
   public var coldLaunch: Int
   /// The screen after the splash for a user who has not completed onboarding (the first
+  /// onboarding screen; equal to `returning` in a scenario without new users, which needs no
   /// onboarding screen).
   public var newUser: Int
   /// The screen after the splash otherwise (typically home).

@@ -69,6 +69,7 @@ extension _ScenarioDecoder {
       } ?? ScenarioLoader.defaultReplications
     let seed = top["seed"].map { readSeed($0, at: top.path("seed")) } ?? ScenarioLoader.defaultSeed
     let population = field(top, "population") { $0.readPopulation($1, at: $2, horizon: horizon) }
+    newUserShare = population?.newUserShare
     let sessions = field(top, "sessions") { $0.readSessions($1, at: $2) }
     let graph = readScreens(
       top["screens"], screensPath: top.path("screens"), entriesNode: top["entries"],

@@ -11,6 +11,9 @@ struct _ScenarioDecoder {
   var problems: [ScenarioErrors.Problem] = []
   /// Candidate names left to compare against misspellings (see ``suggestion(for:in:)``).
   var suggestionBudget = 20_000
+  /// `population.new_user_share` once read (`nil`: absent or invalid): with 0, no user
+  /// onboards and `entries.new_user` may be left out.
+  var newUserShare: Double?
 
   mutating func report(_ path: String, _ node: JSONNode?, _ message: String) {
     problems.append(ScenarioErrors.Problem(path: path, message: message, position: node?.position))

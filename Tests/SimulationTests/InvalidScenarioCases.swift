@@ -217,6 +217,10 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       ],
       "$.sessions.background_survival", "not both; remove one", .rejects),
     .init(
+      "new_user left out while users onboard",
+      [("\"new_user\": \"intro\", ", "")], "$.entries", "missing key 'new_user'",
+      .decoderOnly),
+    .init(
       "termination missing", [("\"background_termination_probability\": 0.5,", "")],
       "$.sessions", "missing key 'background_survival'", .rejects),
     .init(
