@@ -11,6 +11,9 @@ public struct Tally: Sendable, Codable, Equatable {
   /// Per screen (index in the scenario): visits, and visits with at least one sheet over them.
   public var screenVisits: [Int]
   public var screenInterrupted: [Int]
+  /// Per screen: time it was the screen in the foreground (sheets over it included), summed in
+  /// whole milliseconds per stay.
+  public var screenMilliseconds: [Int64]
 
   public var onboardingRunsStarted = 0
   public var onboardingRunsCompleted = 0
@@ -58,6 +61,7 @@ public struct Tally: Sendable, Codable, Equatable {
   public init(screenCount: Int) {
     screenVisits = Array(repeating: 0, count: screenCount)
     screenInterrupted = Array(repeating: 0, count: screenCount)
+    screenMilliseconds = Array(repeating: 0, count: screenCount)
     latency = (0..<5).map { _ in LatencyHistogram() }
     hold = (0..<5).map { _ in LatencyHistogram() }
   }
@@ -67,6 +71,7 @@ public struct Tally: Sendable, Codable, Equatable {
   public func hasShape(screens: Int) -> Bool {
     let lanes = 5
     return screenVisits.count == screens && screenInterrupted.count == screens
+      && screenMilliseconds.count == screens
       && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
       && latency.count == lanes && hold.count == lanes && latencySumMilliseconds.count == lanes
   }
@@ -77,6 +82,7 @@ public struct Tally: Sendable, Codable, Equatable {
     for index in screenVisits.indices {
       screenVisits[index] += other.screenVisits[index]
       screenInterrupted[index] += other.screenInterrupted[index]
+      screenMilliseconds[index] += other.screenMilliseconds[index]
     }
     onboardingRunsStarted += other.onboardingRunsStarted
     onboardingRunsCompleted += other.onboardingRunsCompleted

@@ -60,6 +60,7 @@ extension UserSimulator {
       show(world.scenario.entries.coldLaunch, tally: &tally)
     } else {
       trace(.warmResume, message: -1)
+      screenSince = now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
     }
@@ -88,6 +89,7 @@ extension UserSimulator {
 
   /// The app goes to the background: the session ends; the process may be terminated.
   mutating func goToBackground(tally: inout Tally) {
+    creditScreenTime(tally: &tally)
     tally.simulatedSeconds += Int64((now - foregroundSince).rounded())
     inForeground = false
     sceneActive = false
@@ -132,6 +134,8 @@ extension UserSimulator {
   mutating func show(_ index: Int, tally: inout Tally) {
     let kind = world.screenKinds[index]
     let previousKind = currentScreen >= 0 ? world.screenKinds[currentScreen] : nil
+    creditScreenTime(tally: &tally)
+    screenSince = now
     currentScreen = index
     visitInterrupted = false
     tally.screenVisits[index] += 1
@@ -156,6 +160,13 @@ extension UserSimulator {
     trace(.screenAppeared, message: -1)
     startDwell()
     tell(.screenAppeared(kind), tally: &tally)
+  }
+
+  /// Adds the time since ``screenSince`` to the current screen, and stops counting.
+  mutating func creditScreenTime(tally: inout Tally) {
+    guard !screenSince.isNaN, currentScreen >= 0 else { return }
+    tally.screenMilliseconds[currentScreen] += Int64(((now - screenSince) * 1000).rounded())
+    screenSince = .nan
   }
 
   /// Draws the dwell on the current screen and schedules its end (paused while a sheet shows).

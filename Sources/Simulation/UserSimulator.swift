@@ -46,6 +46,8 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var pausedRemaining = Double.nan
   var visitInterrupted = false
   var foregroundSince = 0.0
+  /// Since when the current screen has been in the foreground (NaN: not counting).
+  var screenSince = Double.nan
 
   // Onboarding.
   var onboardingRunActive = false
@@ -97,6 +99,7 @@ extension UserSimulator {
       if handle(event, tally: &tally) { tally.events += 1 }
     }
     now = horizon
+    creditScreenTime(tally: &tally)
     finish(tally: &tally)
     if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
   }
@@ -135,6 +138,7 @@ extension UserSimulator {
     pausedRemaining = .nan
     visitInterrupted = false
     foregroundSince = 0
+    screenSince = .nan
     onboardingRunActive = false
     onboardingRunInterrupted = false
     startedOnboarding = false

@@ -41,9 +41,19 @@ struct RunEndToEndTests {
     let headers = [
       "summary.csv": "policy,metric,mean,ci95_low,ci95_high,replications",
       "paired.csv": "policy,baseline,metric,mean_diff,ci95_low,ci95_high,replications",
-      "by-screen.csv": "policy,screen,kind,visits,interrupted,interruption_rate",
+      "by-screen.csv": "policy,screen,kind,visits,interrupted,interruption_rate,"
+        + "interruption_rate_ci95_low,interruption_rate_ci95_high,visits_per_user,"
+        + "visits_per_user_ci95_low,visits_per_user_ci95_high,time_s,time_per_user_s,"
+        + "time_per_user_s_ci95_low,time_per_user_s_ci95_high,time_per_visit_s,"
+        + "time_per_visit_s_ci95_low,time_per_visit_s_ci95_high",
       "by-reason.csv":
-        "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s",
+        "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s,"
+        + "issued_per_user,issued_per_user_ci95_low,issued_per_user_ci95_high,displayed_share,"
+        + "displayed_share_ci95_low,displayed_share_ci95_high,expired_share,"
+        + "expired_share_ci95_low,expired_share_ci95_high,pending_share,pending_share_ci95_low,"
+        + "pending_share_ci95_high,latency_p50_s_ci95_low,latency_p50_s_ci95_high,"
+        + "latency_p90_s_ci95_low,latency_p90_s_ci95_high,latency_p99_s_ci95_low,"
+        + "latency_p99_s_ci95_high",
       "replications.csv": "policy,replication,metric,value",
       "messages.csv":
         "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
