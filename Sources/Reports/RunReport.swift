@@ -2,7 +2,8 @@ import MessageDeferral
 import Simulation
 
 /// The tables a run reports, computed from its tallies: `summary.csv`, `paired.csv`,
-/// `by-screen.csv`, `by-reason.csv` and `replications.csv` (formats in results/README.md).
+/// `by-screen.csv`, `by-reason.csv`, `by-segment.csv` and `replications.csv` (formats in
+/// results/README.md).
 public struct RunReport: Sendable {
   public let scenario: Scenario
   public let result: RunResult
@@ -97,7 +98,8 @@ public struct RunReport: Sendable {
   public var files: [(name: String, table: CSVTable)] {
     [
       ("summary.csv", summary), ("paired.csv", paired), ("by-screen.csv", byScreen),
-      ("by-reason.csv", byReason), ("replications.csv", replications),
+      ("by-reason.csv", byReason), ("by-segment.csv", bySegment),
+      ("replications.csv", replications),
     ]
   }
 }

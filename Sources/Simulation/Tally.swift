@@ -54,6 +54,8 @@ public struct Tally: Sendable, Codable, Equatable {
   public var events = 0
   /// Seconds the users spent in the app, summed in whole seconds (for user-days figures).
   public var simulatedSeconds: Int64 = 0
+  /// Per ``UserSegment`` (by raw value): the headline figures of that segment's users.
+  public var segments: [SegmentTally]
   /// GSL variates drawn, by kind; zero unless the run counted them
   /// (``RunOptions/countsVariates``).
   public var variates = VariateCounts()
@@ -64,6 +66,7 @@ public struct Tally: Sendable, Codable, Equatable {
     screenMilliseconds = Array(repeating: 0, count: screenCount)
     latency = (0..<5).map { _ in LatencyHistogram() }
     hold = (0..<5).map { _ in LatencyHistogram() }
+    segments = UserSegment.allCases.map { _ in SegmentTally() }
   }
 
   /// Whether every per-screen array has `screens` entries and every per-reason array one per
@@ -74,6 +77,7 @@ public struct Tally: Sendable, Codable, Equatable {
       && screenMilliseconds.count == screens
       && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
       && latency.count == lanes && hold.count == lanes && latencySumMilliseconds.count == lanes
+      && segments.count == UserSegment.allCases.count
   }
 
   /// Adds `other` into `self`. Exact and commutative.
@@ -110,6 +114,7 @@ public struct Tally: Sendable, Codable, Equatable {
     maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
     events += other.events
     simulatedSeconds += other.simulatedSeconds
+    for index in segments.indices { segments[index].merge(other.segments[index]) }
     variates.merge(other.variates)
   }
 }

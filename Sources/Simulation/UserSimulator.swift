@@ -91,6 +91,7 @@ extension UserSimulator {
     resetState(policy: policy)
     drawProfileAndMessages()
     tally.users += 1
+    let before = segmentSnapshot(tally)
 
     let horizon = world.scenario.horizon
     while let (time, event) = queue.popMin() {
@@ -101,6 +102,7 @@ extension UserSimulator {
     now = horizon
     creditScreenTime(tally: &tally)
     finish(tally: &tally)
+    addToSegment(since: before, tally: &tally)
     if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
   }
 

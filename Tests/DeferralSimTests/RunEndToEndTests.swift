@@ -54,6 +54,7 @@ struct RunEndToEndTests {
         + "pending_share_ci95_high,latency_p50_s_ci95_low,latency_p50_s_ci95_high,"
         + "latency_p90_s_ci95_low,latency_p90_s_ci95_high,latency_p99_s_ci95_low,"
         + "latency_p99_s_ci95_high",
+      "by-segment.csv": "policy,segment,metric,mean,ci95_low,ci95_high,replications",
       "replications.csv": "policy,replication,metric,value",
       "messages.csv":
         "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
@@ -79,8 +80,8 @@ struct RunEndToEndTests {
     #expect(try Self.small(one, jobs: 1, extra: ["--messages-log"]).status == 0)
     #expect(try Self.small(two, jobs: 2, extra: ["--messages-log"]).status == 0)
     for file in [
-      "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "replications.csv",
-      "messages.csv",
+      "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
+      "replications.csv", "messages.csv",
     ] {
       #expect(try Self.read(one, file) == Self.read(two, file), "\(file) differs across --jobs")
     }

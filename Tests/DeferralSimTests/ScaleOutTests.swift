@@ -27,7 +27,8 @@ struct ScaleOutTests {
   }
 
   static let reports = [
-    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "replications.csv",
+    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
+    "replications.csv",
   ]
 
   // MARK: Slurm, for real
