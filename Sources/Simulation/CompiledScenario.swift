@@ -29,6 +29,7 @@ public struct CompiledScenario: Sendable {
   let consentDeadline: Sampler?
   let consentExpiry: Sampler?
   let recurringExpiry: [Sampler?]
+  let campaignExpiry: [Sampler?]
   /// Exponential gaps between issuances of each recurring process (a Poisson process).
   let recurringGap: [Sampler]
   /// Each screen's kind, by index (read on every screen change).
@@ -63,6 +64,7 @@ public struct CompiledScenario: Sendable {
     consentDeadline = scenario.messages.consent.map { Sampler($0.deadline) }
     consentExpiry = scenario.messages.consent?.expiry.map { Sampler($0) }
     recurringExpiry = scenario.messages.recurring.map { $0.expiry.map { Sampler($0) } }
+    campaignExpiry = scenario.messages.campaigns.map { $0.expiry.map { Sampler($0) } }
     screenKinds = ContiguousArray(scenario.screens.map(\.kind))
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
   }

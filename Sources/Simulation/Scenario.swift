@@ -270,14 +270,46 @@ public struct ConsentCampaign: Sendable, Equatable {
   }
 }
 
+/// A campaign at a fixed time: one message of `reason` to a share of an audience (a win-back
+/// offer on day 10).
+public struct MessageCampaign: Sendable, Equatable {
+  public var reason: Reason
+  public var audience: Audience
+  /// Each chosen user is issued the message at a time uniform in
+  /// [start, start + rolloutWindow) (at `start` exactly when the window is 0).
+  public var start: Double
+  public var rolloutWindow: Double
+  /// Share of the audience who receive it. In [0, 1].
+  public var audienceShare: Double
+  /// Time after issuance at which it expires; `nil`: never.
+  public var expiry: DistributionSpec?
+
+  public init(
+    reason: Reason, audience: Audience, start: Double, rolloutWindow: Double,
+    audienceShare: Double, expiry: DistributionSpec?
+  ) {
+    self.reason = reason
+    self.audience = audience
+    self.start = start
+    self.rolloutWindow = rolloutWindow
+    self.audienceShare = audienceShare
+    self.expiry = expiry
+  }
+}
+
 /// Every way the App Store issues messages in a scenario.
 public struct MessageProcesses: Sendable, Equatable {
   public var consent: ConsentCampaign?
   /// Billing issues, win-back offers, generic and unknown reasons (any number of each).
   public var recurring: [RecurringMessages]
+  /// Fixed-time campaigns of any reason but consent, in file order.
+  public var campaigns: [MessageCampaign]
 
-  public init(consent: ConsentCampaign?, recurring: [RecurringMessages]) {
+  public init(
+    consent: ConsentCampaign?, recurring: [RecurringMessages], campaigns: [MessageCampaign] = []
+  ) {
     self.consent = consent
     self.recurring = recurring
+    self.campaigns = campaigns
   }
 }

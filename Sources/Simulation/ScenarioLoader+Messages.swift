@@ -16,7 +16,7 @@ extension _ScenarioDecoder {
   ) -> MessageProcesses? {
     let keys: [_Key] =
       [.optional("price_increase_consent")] + Self.recurringReasons.map { .optional($0.key) }
-      + [.optional("unknown")]
+      + [.optional("unknown"), .optional("campaigns")]
     guard
       let object = readObject(node, at: path, keys: keys, what: "how the App Store issues messages")
     else { return nil }
@@ -46,7 +46,16 @@ extension _ScenarioDecoder {
         valid = false
       }
     }
-    return valid ? MessageProcesses(consent: consent, recurring: recurring) : nil
+    var campaigns: [MessageCampaign] = []
+    if let campaignsNode = object["campaigns"] {
+      if let read = readCampaigns(campaignsNode, at: object.path("campaigns"), horizon: horizon) {
+        campaigns = read
+      } else {
+        valid = false
+      }
+    }
+    return valid
+      ? MessageProcesses(consent: consent, recurring: recurring, campaigns: campaigns) : nil
   }
 
   mutating func readConsent(_ node: JSONNode, at path: String, horizon: Double?) -> ConsentCampaign?

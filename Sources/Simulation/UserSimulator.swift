@@ -205,6 +205,7 @@ extension UserSimulator {
         addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
       }
     }
+    issueCampaigns(accountStart: accountStart)
     let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
     queue.push(time: firstOpen, payload: _Event(kind: .open))
   }

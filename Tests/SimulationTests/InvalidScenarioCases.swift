@@ -221,6 +221,26 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       [("\"new_user\": \"intro\", ", "")], "$.entries", "missing key 'new_user'",
       .decoderOnly),
     .init(
+      "campaign for consent",
+      [
+        (
+          "\"billing_issue\": {",
+          "\"campaigns\": [{\"reason\": \"price_increase_consent\", "
+            + "\"start\": \"1d\"}], \"billing_issue\": {"
+        )
+      ],
+      "$.messages.campaigns[0].reason", "unknown campaign reason", .rejects),
+    .init(
+      "campaign after the horizon",
+      [
+        (
+          "\"billing_issue\": {",
+          "\"campaigns\": [{\"reason\": \"generic\", "
+            + "\"start\": \"40d\"}], \"billing_issue\": {"
+        )
+      ],
+      "$.messages.campaigns[0].start", "must be before the horizon", .decoderOnly),
+    .init(
       "termination missing", [("\"background_termination_probability\": 0.5,", "")],
       "$.sessions", "missing key 'background_survival'", .rejects),
     .init(
