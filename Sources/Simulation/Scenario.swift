@@ -297,6 +297,30 @@ public struct MessageCampaign: Sendable, Equatable {
   }
 }
 
+/// Billing issues tied to renewal dates: each subscriber renews every `period` (from a
+/// uniform phase); a renewal fails with `failureProbability`, which issues a billing-issue
+/// message; the App Store then retries at `retryTimes` after the failure, each retry
+/// succeeding with `retrySuccessProbability`. The first success resolves the issue (the
+/// message expires then); if none succeeds the message expires at the last retry and the
+/// subscription lapses (no more renewals).
+public struct BillingRenewals: Sendable, Equatable {
+  public var period: Double
+  public var failureProbability: Double
+  /// Times after the failed renewal, increasing, all > 0 (non-empty).
+  public var retryTimes: [Double]
+  public var retrySuccessProbability: Double
+
+  public init(
+    period: Double, failureProbability: Double, retryTimes: [Double],
+    retrySuccessProbability: Double
+  ) {
+    self.period = period
+    self.failureProbability = failureProbability
+    self.retryTimes = retryTimes
+    self.retrySuccessProbability = retrySuccessProbability
+  }
+}
+
 /// Every way the App Store issues messages in a scenario.
 public struct MessageProcesses: Sendable, Equatable {
   public var consent: ConsentCampaign?
@@ -304,12 +328,16 @@ public struct MessageProcesses: Sendable, Equatable {
   public var recurring: [RecurringMessages]
   /// Fixed-time campaigns of any reason but consent, in file order.
   public var campaigns: [MessageCampaign]
+  /// Billing issues at failed renewals (in addition to any Poisson `billing_issue`).
+  public var billingRenewals: BillingRenewals?
 
   public init(
-    consent: ConsentCampaign?, recurring: [RecurringMessages], campaigns: [MessageCampaign] = []
+    consent: ConsentCampaign?, recurring: [RecurringMessages], campaigns: [MessageCampaign] = [],
+    billingRenewals: BillingRenewals? = nil
   ) {
     self.consent = consent
     self.recurring = recurring
     self.campaigns = campaigns
+    self.billingRenewals = billingRenewals
   }
 }

@@ -77,3 +77,52 @@ extension _ScenarioDecoder {
       audienceShare: share, expiry: expiry)
   }
 }
+
+extension _ScenarioDecoder {
+  /// `billing_renewals`: `{period, failure_probability, retry_times, retry_success_probability}`.
+  mutating func readBillingRenewals(_ node: JSONNode, at path: String) -> BillingRenewals? {
+    let keys: [_Key] = [
+      .required("period", "\"30d\""), .required("failure_probability", "0.02"),
+      .required("retry_times", "[\"1d\", \"3d\", \"7d\", \"16d\"]"),
+      .required("retry_success_probability", "0.3"),
+    ]
+    guard let object = readObject(node, at: path, keys: keys, what: "billing at renewals") else {
+      return nil
+    }
+    let period = field(object, "period") {
+      $0.readDuration($1, at: $2, minimum: .positive, example: "\"30d\"")
+    }
+    let failure = field(object, "failure_probability") { $0.readProbability($1, at: $2) }
+    let success = field(object, "retry_success_probability") { $0.readProbability($1, at: $2) }
+    let retries = field(object, "retry_times") { decoder, node, path -> [Double]? in
+      guard case .array(let elements) = node.value, !elements.isEmpty else {
+        decoder.report(
+          path, node,
+          "must be a non-empty array of durations after the failed renewal, got "
+            + "\(node.typeName); such as [\"1d\", \"3d\", \"7d\", \"16d\"]")
+        return nil
+      }
+      var times: [Double] = []
+      for (index, element) in elements.enumerated() {
+        let elementPath = _JSONPath.element(path, index)
+        guard
+          let time = decoder.readDuration(
+            element, at: elementPath, minimum: .positive, example: "\"3d\"")
+        else { return nil }
+        if let last = times.last, time <= last {
+          decoder.report(
+            elementPath, element,
+            "must be after the retry before it (\(DurationText.format(last))); list retry "
+              + "times in increasing order")
+          return nil
+        }
+        times.append(time)
+      }
+      return times
+    }
+    guard let period, let failure, let success, let retries else { return nil }
+    return BillingRenewals(
+      period: period, failureProbability: failure, retryTimes: retries,
+      retrySuccessProbability: success)
+  }
+}

@@ -16,7 +16,7 @@ extension _ScenarioDecoder {
   ) -> MessageProcesses? {
     let keys: [_Key] =
       [.optional("price_increase_consent")] + Self.recurringReasons.map { .optional($0.key) }
-      + [.optional("unknown"), .optional("campaigns")]
+      + [.optional("unknown"), .optional("campaigns"), .optional("billing_renewals")]
     guard
       let object = readObject(node, at: path, keys: keys, what: "how the App Store issues messages")
     else { return nil }
@@ -54,8 +54,15 @@ extension _ScenarioDecoder {
         valid = false
       }
     }
+    var billing: BillingRenewals?
+    if let billingNode = object["billing_renewals"] {
+      billing = readBillingRenewals(billingNode, at: object.path("billing_renewals"))
+      if billing == nil { valid = false }
+    }
     return valid
-      ? MessageProcesses(consent: consent, recurring: recurring, campaigns: campaigns) : nil
+      ? MessageProcesses(
+        consent: consent, recurring: recurring, campaigns: campaigns, billingRenewals: billing)
+      : nil
   }
 
   mutating func readConsent(_ node: JSONNode, at path: String, horizon: Double?) -> ConsentCampaign?

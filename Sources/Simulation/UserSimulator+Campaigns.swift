@@ -26,4 +26,29 @@ extension UserSimulator {
       }
     }
   }
+
+  /// Issues billing issues at failed renewals (``BillingRenewals``) to a subscriber, from the
+  /// App Store stream: renewals every period from a uniform phase; a failure issues a message
+  /// that expires at the first successful retry, or at the last retry, when the subscription
+  /// lapses and renewals stop.
+  mutating func issueBillingRenewals(accountStart: Double) {
+    guard let billing = world.scenario.messages.billingRenewals, profile.subscriber else { return }
+    let horizon = world.scenario.horizon
+    var renewal = appStore.uniform() * billing.period
+    while renewal < horizon {
+      if appStore.bernoulli(billing.failureProbability) {
+        var resolvedAfter: Double?
+        for retry in billing.retryTimes where appStore.bernoulli(billing.retrySuccessProbability) {
+          resolvedAfter = retry
+          break
+        }
+        if renewal >= accountStart {
+          let expiry = resolvedAfter ?? billing.retryTimes.last!
+          addMessage(.billingIssue, at: renewal, deadline: .infinity, expiry: expiry)
+        }
+        if resolvedAfter == nil { return }  // lapsed: no more renewals
+      }
+      renewal += billing.period
+    }
+  }
 }

@@ -206,6 +206,7 @@ extension UserSimulator {
       }
     }
     issueCampaigns(accountStart: accountStart)
+    issueBillingRenewals(accountStart: accountStart)
     let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
     queue.push(time: firstOpen, payload: _Event(kind: .open))
   }
