@@ -35,7 +35,7 @@ struct ScaleOutTests {
 
   /// The whole recipe on a real cluster: scripts/slurm/integration-test.sh starts munged,
   /// slurmctld and slurmd (local-cluster.sh), runs the run once without shards, submits it as
-  /// a 4-task array plus the dependent merge, and compares the five CSVs with cmp; then the
+  /// a 4-task array plus the dependent merge, and compares the six CSVs with cmp; then the
   /// same for a small sweep as 2 shards (sweep.csv, pareto.csv, report.html).
   ///
   /// Skipped, with the reason, where Slurm cannot run: not installed, or not root. It is never

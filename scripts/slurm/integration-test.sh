@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Integration test of the Slurm recipe on a real single-node cluster (local-cluster.sh):
 # one run of BINARY without shards, the same run as a 4-task job array plus the dependent
-# merge job through submit.sh, and the five CSVs compared byte for byte.
+# merge job through submit.sh, and the six CSVs compared byte for byte.
 #   bash scripts/slurm/integration-test.sh BINARY WORKDIR [SHARDS [run options...]]
 # Defaults: 4 shards, --users 400 --replications 4 --seed 7 (the default scenario).
 # Starts the cluster if it is not running and then stops it again at the end (set
@@ -29,7 +29,7 @@ shift $(($# < 3 ? $# : 3))
 options=("$@")
 [ ${#options[@]} -gt 0 ] || options=(--users 400 --replications 4 --seed 7)
 timeout_s=${DEFERRAL_SIM_SLURM_TIMEOUT:-600}
-files=(summary.csv paired.csv by-screen.csv by-reason.csv replications.csv)
+files=(summary.csv paired.csv by-screen.csv by-reason.csv by-segment.csv replications.csv)
 
 say() { echo "slurm-integration: $*" >&2; }
 now() { date +%s.%N; }
