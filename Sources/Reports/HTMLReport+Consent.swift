@@ -108,9 +108,10 @@ extension HTMLReport {
       if displayed > 0 {
         curves.append((policy, cumulativeCurve(tally.latency[0], from: from, to: to)))
       }
-      // Under 1 ms a histogram knows only that (its estimate there is the middle of [min, 1 ms)).
+      // Under 1 ms a histogram knows only that, unless the value is exactly 0.
       func text(_ seconds: Double?) -> String {
         guard let seconds else { return "—" }
+        if seconds == 0 { return "0" }
         return seconds < LatencyHistogram.lowerBound ? "&lt; 1 ms" : Chart.duration(seconds)
       }
       let quantiles = [0.5, 0.9, 0.99].map { text(tally.latency[0].quantile($0)) }

@@ -153,7 +153,7 @@ public enum HTMLReport {
       all policies saw the same users and the same App Store messages, so differences between \
       them are paired. Definitions: the README's Metrics table. The full numbers are in this \
       folder: <code>summary.csv</code>, <code>paired.csv</code>, <code>by-screen.csv</code>, \
-      <code>by-reason.csv</code>, <code>replications.csv</code>, <code>manifest.json</code>.</p>
+      <code>by-reason.csv</code>, <code>by-segment.csv</code>, <code>replications.csv</code>, <code>manifest.json</code>.</p>
       <p>Command: <code>\(command)</code><br>Scenario SHA-256: \
       <code>\(Chart.escape(manifest.scenarioSHA256))</code></p>
       </footer>

@@ -117,8 +117,9 @@ public struct Metric: Sendable {
   static func quantile(_ name: String, lane: Int, _ p: Double, _ what: String) -> Metric {
     Metric(
       name: name,
-      definition: "\(what), from first issuance to display (log-binned histogram, relative "
-        + "error at most 1%)", unit: "seconds", lowerIsBetter: true
+      definition: "\(what), from first issuance to display (log-binned histogram "
+        + "interpolated within the bin, within 2% of the sample quantile)", unit: "seconds",
+      lowerIsBetter: true
     ) { tally, _ in tally.latency[lane].quantile(p) }
   }
 
@@ -127,8 +128,9 @@ public struct Metric: Sendable {
     Metric(
       name: name,
       definition: "\(what) of consent hold: time from the message's first delivery to the app "
-        + "to its display, the wait the policy added (log-binned histogram, relative error at "
-        + "most 1%)", unit: "seconds", lowerIsBetter: true
+        + "to its display, the wait the policy added (log-binned histogram interpolated "
+        + "within the bin, within 2% of the sample quantile; 0 when shown at delivery)",
+      unit: "seconds", lowerIsBetter: true
     ) { tally, _ in tally.hold[0].quantile(p) }
   }
 

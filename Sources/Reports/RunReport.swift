@@ -2,7 +2,8 @@ import MessageDeferral
 import Simulation
 
 /// The tables a run reports, computed from its tallies: `summary.csv`, `paired.csv`,
-/// `by-screen.csv`, `by-reason.csv` and `replications.csv` (formats in results/README.md).
+/// `by-screen.csv`, `by-reason.csv`, `by-segment.csv` and `replications.csv` (formats in
+/// results/README.md).
 public struct RunReport: Sendable {
   public let scenario: Scenario
   public let result: RunResult
@@ -78,43 +79,6 @@ public struct RunReport: Sendable {
     return total
   }
 
-  public var byScreen: CSVTable {
-    var table = CSVTable(header: [
-      "policy", "screen", "kind", "visits", "interrupted", "interruption_rate",
-    ])
-    for (policy, name) in policyNames.enumerated() {
-      let total = pooled(policy)
-      for (index, screen) in scenario.screens.enumerated() {
-        let visits = total.screenVisits[index]
-        let interrupted = total.screenInterrupted[index]
-        table.append([
-          .text(name), .text(screen.name), .text(screen.kind.rawValue), .integer(visits),
-          .integer(interrupted), .number(visits > 0 ? Double(interrupted) / Double(visits) : nil),
-        ])
-      }
-    }
-    return table
-  }
-
-  public var byReason: CSVTable {
-    var table = CSVTable(header: [
-      "policy", "reason", "issued", "displayed", "expired", "pending", "latency_p50_s",
-      "latency_p90_s", "latency_p99_s",
-    ])
-    for (policy, name) in policyNames.enumerated() {
-      let total = pooled(policy)
-      for lane in 0..<5 {
-        table.append([
-          .text(name), .text(Engine.laneName(lane)), .integer(total.issued[lane]),
-          .integer(total.displayed[lane]), .integer(total.expired[lane]),
-          .integer(total.pending[lane]), .number(total.latency[lane].quantile(0.5)),
-          .number(total.latency[lane].quantile(0.9)), .number(total.latency[lane].quantile(0.99)),
-        ])
-      }
-    }
-    return table
-  }
-
   public var replications: CSVTable {
     var table = CSVTable(header: ["policy", "replication", "metric", "value"])
     for (policy, name) in policyNames.enumerated() {
@@ -134,7 +98,8 @@ public struct RunReport: Sendable {
   public var files: [(name: String, table: CSVTable)] {
     [
       ("summary.csv", summary), ("paired.csv", paired), ("by-screen.csv", byScreen),
-      ("by-reason.csv", byReason), ("replications.csv", replications),
+      ("by-reason.csv", byReason), ("by-segment.csv", bySegment),
+      ("replications.csv", replications),
     ]
   }
 }

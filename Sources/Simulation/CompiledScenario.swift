@@ -19,12 +19,17 @@ public struct CompiledScenario: Sendable {
   /// Every screen's transition targets, flattened: a screen index, or -1 for background.
   let transitionTargetIndex: ContiguousArray<Int32>
   let gap: Sampler
+  /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
+  let firstOpen: ForwardRecurrence
+  /// How long a suspended process survives (`nil`: a constant termination probability).
+  let backgroundSurvival: Sampler?
   let fetchDelay: Sampler
   let activationDelay: Sampler
   let sheetDwell: Sampler
   let consentDeadline: Sampler?
   let consentExpiry: Sampler?
   let recurringExpiry: [Sampler?]
+  let campaignExpiry: [Sampler?]
   /// Exponential gaps between issuances of each recurring process (a Poisson process).
   let recurringGap: [Sampler]
   /// Each screen's kind, by index (read on every screen change).
@@ -51,12 +56,15 @@ public struct CompiledScenario: Sendable {
     transitionOffset = offsets
     transitionTargetIndex = targets
     gap = Sampler(scenario.sessions.gap)
+    firstOpen = ForwardRecurrence(scenario.sessions.gap)
+    backgroundSurvival = scenario.sessions.backgroundSurvival.map { Sampler($0) }
     fetchDelay = Sampler(scenario.sessions.fetchDelay)
     activationDelay = Sampler(scenario.scene.activationDelay)
     sheetDwell = Sampler(scenario.sheetDwell)
     consentDeadline = scenario.messages.consent.map { Sampler($0.deadline) }
     consentExpiry = scenario.messages.consent?.expiry.map { Sampler($0) }
     recurringExpiry = scenario.messages.recurring.map { $0.expiry.map { Sampler($0) } }
+    campaignExpiry = scenario.messages.campaigns.map { $0.expiry.map { Sampler($0) } }
     screenKinds = ContiguousArray(scenario.screens.map(\.kind))
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
   }

@@ -27,8 +27,8 @@ let _indieSubscriptionJSON = #"""
   },
   "sessions": {
     "gap": {"lognormal": {"median": "7h", "sigma": 1.1}},
-    "background_termination_probability": 0.6,
-    "delivery": "launch",
+    "background_survival": {"lognormal": {"median": "4h", "sigma": 1.2}},
+    "delivery": "launch_and_resume",
     "fetch_delay": {"lognormal": {"median": "1.5s", "sigma": 0.5}}
   },
   "screens": [

@@ -19,12 +19,19 @@ import CGSL
 /// apart; the exact count, sum, minimum and maximum are kept too.
 ///
 /// **Quantile guarantee.** ``quantile(_:)`` estimates the empirical quantile x₍ₖ₎, the k-th
-/// smallest recorded value with k = max(1, ⌈p·n⌉), by the geometric midpoint eᵢ·√r of its bin,
-/// clamped to [minimum, maximum]. When x₍ₖ₎ is in [1 ms, 10⁸ s) the relative error
-/// |estimate − x₍ₖ₎| / x₍ₖ₎ is at most √r − 1 ≈ 0.97 % (``maximumRelativeError``), whatever
-/// the distribution. Below 1 ms the estimate is the middle of [minimum, 1 ms), off by less than
-/// 0.5 ms; at or above 10⁸ s (three years) it is the geometric middle of [10⁸ s, maximum], with
-/// no useful bound. `quantile(0)` is the exact minimum and `quantile(1)` the exact maximum.
+/// smallest recorded value with k = max(1, ⌈p·n⌉), by interpolating within its bin
+/// [eᵢ, eᵢ₊₁): with c values below the bin and b in it, the estimate is eᵢ·r^f,
+/// f = (p·n − c − ½) / b clamped to [0, 1] (the bin's values taken as spread evenly in log
+/// scale, the j-th at f = (j − ½) / b), then clamped to [minimum, maximum]. The estimate moves continuously with p and n,
+/// so estimates from replications differ as the data do (a bin midpoint made them equal
+/// whenever the sampling error was below a bin's width). The estimate and x₍ₖ₎ lie in the same
+/// bin, so when x₍ₖ₎ is in [1 ms, 10⁸ s) the relative error |estimate − x₍ₖ₎| / x₍ₖ₎ is at
+/// most r − 1 ≈ 1.94 % (``maximumRelativeError``), whatever the distribution; for a smooth
+/// density it is far smaller (second order in the bin width). Values of exactly 0 are counted
+/// (``zeroCount``) and a rank among them is reported as exactly 0. Other values below 1 ms are
+/// interpolated linearly on [minimum, 1 ms), off by less than 1 ms; at or above 10⁸ s (three
+/// years) the estimate is the geometric middle of [10⁸ s, maximum], with no useful bound.
+/// `quantile(0)` is the exact minimum and `quantile(1)` the exact maximum.
 ///
 /// **Merging.** ``merge(_:)`` adds counts. Counts are integers held exactly (GSL stores them as
 /// `Double`, exact below 2⁵³), so the counts, minimum, maximum and hence every quantile of a
@@ -53,8 +60,9 @@ public struct LatencyHistogram: Sendable {
   public static let binCount = 11 * binsPerDecade
   /// The ratio of consecutive bin edges, 10^(1/120).
   public static let binRatio = pow(10, 1 / Double(binsPerDecade))
-  /// The quantile guarantee in range: √``binRatio`` − 1 ≈ 0.009 64.
-  public static let maximumRelativeError = binRatio.squareRoot() - 1
+  /// The quantile guarantee in range: ``binRatio`` − 1 ≈ 0.0194 (an estimate and the
+  /// empirical quantile share a bin).
+  public static let maximumRelativeError = binRatio - 1
 
   /// The ``binCount`` + 1 bin edges eᵢ = 10^(i/120 − 3), increasing, from 1e-3 to 1e8.
   public static let binEdges: ContiguousArray<Double> = {
@@ -75,6 +83,8 @@ public struct LatencyHistogram: Sendable {
   public private(set) var count = 0
   /// How many values were below ``lowerBound`` (zero included).
   public private(set) var belowRangeCount = 0
+  /// How many values were exactly 0 (part of ``belowRangeCount``).
+  public private(set) var zeroCount = 0
   /// How many values were at or above ``upperBound``.
   public private(set) var aboveRangeCount = 0
   /// The sum of the values recorded (see the type's note on merge order).
@@ -108,6 +118,7 @@ public struct LatencyHistogram: Sendable {
     maximum = Swift.max(maximum ?? seconds, seconds)
     if seconds < Self.lowerBound {
       belowRangeCount += 1
+      if seconds == 0 { zeroCount += 1 }
     } else if seconds >= Self.upperBound {
       aboveRangeCount += 1
     } else {
@@ -128,6 +139,7 @@ public struct LatencyHistogram: Sendable {
     guard other.count > 0 else { return }
     count += other.count
     belowRangeCount += other.belowRangeCount
+    zeroCount += other.zeroCount
     aboveRangeCount += other.aboveRangeCount
     sum += other.sum
     minimum = Swift.min(minimum ?? other.minimum!, other.minimum!)
@@ -147,28 +159,38 @@ public struct LatencyHistogram: Sendable {
     guard let minimum, let maximum else { return nil }
     if p == 0 { return minimum }
     if p == 1 { return maximum }
-    let rank = Swift.max(1, Int((p * Double(count)).rounded(.up)))
+    let position = p * Double(count)
+    let rank = Swift.max(1, Int(position.rounded(.up)))
     let estimate: Double
-    if rank <= belowRangeCount {
-      estimate = (minimum + Swift.min(maximum, Self.lowerBound)) / 2
+    if rank <= zeroCount {
+      return 0
+    } else if rank <= belowRangeCount {
+      let low = zeroCount > 0 ? 0 : minimum
+      let high = Swift.min(maximum, Self.lowerBound)
+      // The j-th of the b positive values below 1 ms at (j − ½) / b of the way: never 0.
+      let share = (Double(rank - zeroCount) - 0.5) / Double(belowRangeCount - zeroCount)
+      estimate = low + share * (high - low)
     } else if rank > count - aboveRangeCount {
       estimate = (Self.upperBound * maximum).squareRoot()
     } else {
-      estimate = rankedBinMidpoint(rank - belowRangeCount)
+      estimate = interpolated(rank: rank - belowRangeCount, at: position - Double(belowRangeCount))
     }
     return Swift.min(Swift.max(estimate, minimum), maximum)
   }
 
-  /// The geometric midpoint of the bin holding the `rank`-th value in range.
-  private func rankedBinMidpoint(_ rank: Int) -> Double {
+  /// The estimate within the bin holding the `rank`-th value in range: eᵢ·r^f, the bin's b
+  /// values taken to sit at f = (j − ½) / b, j = 1...b (`position` counts values in range).
+  private func interpolated(rank: Int, at position: Double) -> Double {
     let histogram = storage.histogram.pointee
     let target = Double(rank)
     var cumulative = 0.0
     for index in 0..<Self.binCount {
-      cumulative += histogram.bin[index]
-      if cumulative >= target {
-        return (Self.binEdges[index] * Self.binEdges[index + 1]).squareRoot()
+      let inBin = histogram.bin[index]
+      if cumulative + inBin >= target {
+        let share = Swift.min(Swift.max((position - cumulative - 0.5) / inBin, 0), 1)
+        return Self.binEdges[index] * pow(Self.binRatio, share)
       }
+      cumulative += inBin
     }
     preconditionFailure("The bins hold fewer values than the in-range count")
   }
@@ -199,7 +221,8 @@ extension LatencyHistogram: Equatable {
   public static func == (lhs: LatencyHistogram, rhs: LatencyHistogram) -> Bool {
     guard
       lhs.count == rhs.count, lhs.belowRangeCount == rhs.belowRangeCount,
-      lhs.aboveRangeCount == rhs.aboveRangeCount, lhs.sum == rhs.sum,
+      lhs.aboveRangeCount == rhs.aboveRangeCount, lhs.zeroCount == rhs.zeroCount,
+      lhs.sum == rhs.sum,
       lhs.minimum == rhs.minimum, lhs.maximum == rhs.maximum
     else { return false }
     if lhs.storage === rhs.storage { return true }
@@ -241,7 +264,7 @@ private final class _LatencyHistogramStorage: @unchecked Sendable {
 
 extension LatencyHistogram: Codable {
   enum CodingKeys: String, CodingKey {
-    case count, below, above, sum, minimum, maximum, bins
+    case count, below, zero, above, sum, minimum, maximum, bins
   }
 
   /// Bins are written sparsely as `[index, count]` pairs, so an empty histogram costs a few
@@ -250,6 +273,7 @@ extension LatencyHistogram: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(count, forKey: .count)
     try container.encode(belowRangeCount, forKey: .below)
+    if zeroCount > 0 { try container.encode(zeroCount, forKey: .zero) }
     try container.encode(aboveRangeCount, forKey: .above)
     try container.encode(sum, forKey: .sum)
     try container.encodeIfPresent(minimum, forKey: .minimum)
@@ -267,8 +291,10 @@ extension LatencyHistogram: Codable {
   public init(from decoder: Decoder) throws {
     self.init()
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    func readCount(_ key: CodingKeys) throws -> Int {
-      let value = try container.decode(Int.self, forKey: key)
+    func readCount(_ key: CodingKeys, default fallback: Int? = nil) throws -> Int {
+      guard let value = try container.decodeIfPresent(Int.self, forKey: key) ?? fallback else {
+        return try container.decode(Int.self, forKey: key)
+      }
       guard value >= 0, value <= 1 << 53 else {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: container,
@@ -279,6 +305,13 @@ extension LatencyHistogram: Codable {
     count = try readCount(.count)
     belowRangeCount = try readCount(.below)
     aboveRangeCount = try readCount(.above)
+    zeroCount = try readCount(.zero, default: 0)
+    guard zeroCount <= belowRangeCount else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .zero, in: container,
+        debugDescription:
+          "\(zeroCount) exact zeros but only \(belowRangeCount) values below the range")
+    }
     sum = try container.decode(Double.self, forKey: .sum)
     minimum = try container.decodeIfPresent(Double.self, forKey: .minimum)
     maximum = try container.decodeIfPresent(Double.self, forKey: .maximum)

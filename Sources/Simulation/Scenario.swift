@@ -81,35 +81,55 @@ public struct Population: Sendable, Equatable {
   }
 }
 
-/// When StoreKit hands messages to the app.
+/// When StoreKit hands messages to the app (`scenarios/README.md`, "Delivery", says why the
+/// default is ``launchAndResume``).
+///
+/// In every mode a message issued while the app is in the foreground is delivered at once, and
+/// a launch delivers, after the fetch delay, every pending message.
 public enum DeliveryMode: String, Sendable, Equatable, CaseIterable {
-  /// When issued while the app is in the foreground, and at each launch (after the fetch
-  /// delay) every message not yet displayed; messages issued while in the background are
-  /// delivered at the next return to the foreground.
+  /// Launches only: a message issued while the app is away waits for the next cold launch,
+  /// however many warm resumes come first (StoreKit 2 `Message`: StoreKit "retrieves any
+  /// messages from the App Store each time your app launches").
   case launch
-  /// As `launch`, and also every message not yet displayed is delivered again at every return
-  /// to the foreground (the article's description of StoreKit).
+  /// As `launch`, and a warm resume also delivers (after the fetch delay) every pending
+  /// message not yet delivered to this process (`SKPaymentQueueDelegate`: "when you add the
+  /// first observer ... and any time the app comes to foreground"). The default.
+  case launchAndResume = "launch_and_resume"
+  /// As `launchAndResume`, and every pending message is delivered again at every return to
+  /// the foreground, even one already delivered to this process (the article's description).
   case everyForeground = "every_foreground"
+
+  /// The mode a scenario gets when it names none.
+  public static let defaultMode = DeliveryMode.launchAndResume
 }
 
 /// How users come and go.
 public struct Sessions: Sendable, Equatable {
   /// Time in the background between two sessions.
   public var gap: DistributionSpec
-  /// Probability the OS terminates the process during one stay in the background. In [0, 1].
+  /// Probability the OS terminates the process during one stay in the background, whatever
+  /// its length. In [0, 1]. Used only when ``backgroundSurvival`` is `nil`.
   public var backgroundTerminationProbability: Double
+  /// How long a suspended process survives in the background before iOS reclaims it: the
+  /// next open is a warm resume iff the gap is shorter than a survival time drawn for that
+  /// stay, so P(warm) = E[S(gap)] with S the survival function. `nil`: use
+  /// ``backgroundTerminationProbability`` instead.
+  public var backgroundSurvival: DistributionSpec?
   public var delivery: DeliveryMode
-  /// Delay between a launch (or, with `everyForeground`, a resume) and StoreKit delivering
-  /// the messages it holds.
+  /// Delay between a launch (or a resume at which StoreKit delivers, ``DeliveryMode``) and
+  /// StoreKit delivering the messages it holds.
   public var fetchDelay: DistributionSpec
-  /// Time from install (new users) or from the horizon start (existing users) to the first
-  /// open; existing users open first at a time drawn from `gap`.
+
+  /// An existing user's first open is drawn from the stationary forward-recurrence time of
+  /// `gap` (``ForwardRecurrence``), so the run meets them in steady state.
   public init(
-    gap: DistributionSpec, backgroundTerminationProbability: Double, delivery: DeliveryMode,
+    gap: DistributionSpec, backgroundTerminationProbability: Double,
+    backgroundSurvival: DistributionSpec? = nil, delivery: DeliveryMode,
     fetchDelay: DistributionSpec
   ) {
     self.gap = gap
     self.backgroundTerminationProbability = backgroundTerminationProbability
+    self.backgroundSurvival = backgroundSurvival
     self.delivery = delivery
     self.fetchDelay = fetchDelay
   }
@@ -155,6 +175,7 @@ public struct Entries: Sendable, Equatable {
   /// The splash screen shown at every cold launch (a screen of kind `launch`).
   public var coldLaunch: Int
   /// The screen after the splash for a user who has not completed onboarding (the first
+  /// onboarding screen; equal to `returning` in a scenario without new users, which needs no
   /// onboarding screen).
   public var newUser: Int
   /// The screen after the splash otherwise (typically home).
@@ -249,14 +270,74 @@ public struct ConsentCampaign: Sendable, Equatable {
   }
 }
 
+/// A campaign at a fixed time: one message of `reason` to a share of an audience (a win-back
+/// offer on day 10).
+public struct MessageCampaign: Sendable, Equatable {
+  public var reason: Reason
+  public var audience: Audience
+  /// Each chosen user is issued the message at a time uniform in
+  /// [start, start + rolloutWindow) (at `start` exactly when the window is 0).
+  public var start: Double
+  public var rolloutWindow: Double
+  /// Share of the audience who receive it. In [0, 1].
+  public var audienceShare: Double
+  /// Time after issuance at which it expires; `nil`: never.
+  public var expiry: DistributionSpec?
+
+  public init(
+    reason: Reason, audience: Audience, start: Double, rolloutWindow: Double,
+    audienceShare: Double, expiry: DistributionSpec?
+  ) {
+    self.reason = reason
+    self.audience = audience
+    self.start = start
+    self.rolloutWindow = rolloutWindow
+    self.audienceShare = audienceShare
+    self.expiry = expiry
+  }
+}
+
+/// Billing issues tied to renewal dates: each subscriber renews every `period` (from a
+/// uniform phase); a renewal fails with `failureProbability`, which issues a billing-issue
+/// message; the App Store then retries at `retryTimes` after the failure, each retry
+/// succeeding with `retrySuccessProbability`. The first success resolves the issue (the
+/// message expires then); if none succeeds the message expires at the last retry and the
+/// subscription lapses (no more renewals).
+public struct BillingRenewals: Sendable, Equatable {
+  public var period: Double
+  public var failureProbability: Double
+  /// Times after the failed renewal, increasing, all > 0 (non-empty).
+  public var retryTimes: [Double]
+  public var retrySuccessProbability: Double
+
+  public init(
+    period: Double, failureProbability: Double, retryTimes: [Double],
+    retrySuccessProbability: Double
+  ) {
+    self.period = period
+    self.failureProbability = failureProbability
+    self.retryTimes = retryTimes
+    self.retrySuccessProbability = retrySuccessProbability
+  }
+}
+
 /// Every way the App Store issues messages in a scenario.
 public struct MessageProcesses: Sendable, Equatable {
   public var consent: ConsentCampaign?
   /// Billing issues, win-back offers, generic and unknown reasons (any number of each).
   public var recurring: [RecurringMessages]
+  /// Fixed-time campaigns of any reason but consent, in file order.
+  public var campaigns: [MessageCampaign]
+  /// Billing issues at failed renewals (in addition to any Poisson `billing_issue`).
+  public var billingRenewals: BillingRenewals?
 
-  public init(consent: ConsentCampaign?, recurring: [RecurringMessages]) {
+  public init(
+    consent: ConsentCampaign?, recurring: [RecurringMessages], campaigns: [MessageCampaign] = [],
+    billingRenewals: BillingRenewals? = nil
+  ) {
     self.consent = consent
     self.recurring = recurring
+    self.campaigns = campaigns
+    self.billingRenewals = billingRenewals
   }
 }

@@ -17,7 +17,7 @@ extension _ScenarioDecoder {
       "population",
       "{\"new_user_share\": 0.3, \"install_window\": {\"start\": \"0s\", \"end\": \"25d\"}, "
         + "\"subscriber_share\": 0.4, \"returning_subscriber_share\": 0.1}"),
-    .required("sessions", "{\"gap\": ..., \"background_termination_probability\": 0.5, ...}"),
+    .required("sessions", "{\"gap\": ..., \"background_survival\": ..., ...}"),
     .required("screens", "[{\"name\": \"splash\", \"kind\": \"launch\", \"dwell\": ...}, ...]"),
     .required(
       "entries",
@@ -69,6 +69,7 @@ extension _ScenarioDecoder {
       } ?? ScenarioLoader.defaultReplications
     let seed = top["seed"].map { readSeed($0, at: top.path("seed")) } ?? ScenarioLoader.defaultSeed
     let population = field(top, "population") { $0.readPopulation($1, at: $2, horizon: horizon) }
+    newUserShare = population?.newUserShare
     let sessions = field(top, "sessions") { $0.readSessions($1, at: $2) }
     let graph = readScreens(
       top["screens"], screensPath: top.path("screens"), entriesNode: top["entries"],
@@ -205,8 +206,9 @@ extension _ScenarioDecoder {
   mutating func readSessions(_ node: JSONNode, at path: String) -> Sessions? {
     let keys: [_Key] = [
       .required("gap", "{\"lognormal\": {\"median\": \"10h\", \"sigma\": 1.0}}"),
-      .required("background_termination_probability", "0.5"),
-      .required("delivery", "\"launch\" or \"every_foreground\""),
+      .optional("background_termination_probability"),
+      .optional("background_survival"),
+      .optional("delivery"),
       .required("fetch_delay", "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "how users come and go") else {
@@ -216,21 +218,54 @@ extension _ScenarioDecoder {
       $0.readDistribution(
         $1, at: $2, example: "{\"lognormal\": {\"median\": \"10h\", \"sigma\": 1.0}}")
     }
-    let termination = field(object, "background_termination_probability") {
-      $0.readProbability($1, at: $2)
-    }
+    let termination = readTermination(object)
     let delivery = field(object, "delivery") {
       $0.readEnumeration(
         $1, at: $2, cases: DeliveryMode.allCases.map(\.rawValue), what: "delivery mode")
     }.flatMap(DeliveryMode.init(rawValue:))
+    let deliveryOrDefault = object.has("delivery") ? delivery : DeliveryMode.defaultMode
     let fetchDelay = field(object, "fetch_delay") {
       $0.readDistribution(
         $1, at: $2, example: "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}")
     }
-    guard let gap, let termination, let delivery, let fetchDelay else { return nil }
+    guard let gap, let termination, let delivery = deliveryOrDefault, let fetchDelay else {
+      return nil
+    }
     return Sessions(
-      gap: gap, backgroundTerminationProbability: termination, delivery: delivery,
-      fetchDelay: fetchDelay)
+      gap: gap, backgroundTerminationProbability: termination.probability,
+      backgroundSurvival: termination.survival, delivery: delivery, fetchDelay: fetchDelay)
+  }
+
+  /// Exactly one of `background_termination_probability` (a constant share of stays) and
+  /// `background_survival` (a distribution of how long a suspended process lives).
+  mutating func readTermination(
+    _ object: _Object
+  ) -> (probability: Double, survival: DistributionSpec?)? {
+    let example = "{\"lognormal\": {\"median\": \"2h\", \"sigma\": 1.2}}"
+    switch (object.has("background_termination_probability"), object.has("background_survival")) {
+    case (true, true):
+      report(
+        object.path("background_survival"), object["background_survival"],
+        "give either background_survival or background_termination_probability, not both; "
+          + "remove one")
+      return nil
+    case (false, false):
+      report(
+        object.path, object.node,
+        "missing key 'background_survival'; add \"background_survival\": \(example) (or a "
+          + "constant \"background_termination_probability\": 0.5)")
+      return nil
+    case (true, false):
+      let probability = field(object, "background_termination_probability") {
+        $0.readProbability($1, at: $2)
+      }
+      return probability.map { ($0, nil) }
+    case (false, true):
+      let survival = field(object, "background_survival") {
+        $0.readDistribution($1, at: $2, example: example)
+      }
+      return survival.map { (0, $0) }
+    }
   }
 
   mutating func readOnboarding(_ node: JSONNode, at path: String) -> Onboarding? {

@@ -13,6 +13,9 @@ struct _ScenarioDecoder {
   var suggestionBudget = 20_000
   /// The horizon, once read: bounds what recurring messages may cost (``checkIssuanceBound``).
   var messageHorizon: Double?
+  /// `population.new_user_share` once read (`nil`: absent or invalid): with 0, no user
+  /// onboards and `entries.new_user` may be left out.
+  var newUserShare: Double?
 
   mutating func report(_ path: String, _ node: JSONNode?, _ message: String) {
     problems.append(ScenarioErrors.Problem(path: path, message: message, position: node?.position))

@@ -17,7 +17,7 @@ extension _ScenarioDecoder {
     messageHorizon = horizon
     let keys: [_Key] =
       [.optional("price_increase_consent")] + Self.recurringReasons.map { .optional($0.key) }
-      + [.optional("unknown")]
+      + [.optional("unknown"), .optional("campaigns"), .optional("billing_renewals")]
     guard
       let object = readObject(node, at: path, keys: keys, what: "how the App Store issues messages")
     else { return nil }
@@ -47,7 +47,23 @@ extension _ScenarioDecoder {
         valid = false
       }
     }
-    return valid ? MessageProcesses(consent: consent, recurring: recurring) : nil
+    var campaigns: [MessageCampaign] = []
+    if let campaignsNode = object["campaigns"] {
+      if let read = readCampaigns(campaignsNode, at: object.path("campaigns"), horizon: horizon) {
+        campaigns = read
+      } else {
+        valid = false
+      }
+    }
+    var billing: BillingRenewals?
+    if let billingNode = object["billing_renewals"] {
+      billing = readBillingRenewals(billingNode, at: object.path("billing_renewals"))
+      if billing == nil { valid = false }
+    }
+    return valid
+      ? MessageProcesses(
+        consent: consent, recurring: recurring, campaigns: campaigns, billingRenewals: billing)
+      : nil
   }
 
   mutating func readConsent(_ node: JSONNode, at path: String, horizon: Double?) -> ConsentCampaign?

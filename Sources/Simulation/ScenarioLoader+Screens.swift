@@ -245,7 +245,7 @@ extension _ScenarioDecoder {
   ) -> Entries? {
     guard let node else { return nil }
     let keys: [_Key] = [
-      .required("cold_launch", "\"splash\""), .required("new_user", "\"onboarding_1\""),
+      .required("cold_launch", "\"splash\""), .optional("new_user"),
       .required("returning", "\"home\""),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "the first screens") else {
@@ -290,8 +290,19 @@ extension _ScenarioDecoder {
       return screen
     }
     let coldLaunch = entry(&self, "cold_launch")
-    let newUser = entry(&self, "new_user")
+    var newUser = entry(&self, "new_user")
     let returning = entry(&self, "returning")
+    if !object.has("new_user") {
+      if newUserShare == 0 {
+        // No user onboards: the entry is never used; the splash leads to `returning`.
+        newUser = returning
+      } else if newUserShare != nil {
+        report(
+          path, node,
+          "missing key 'new_user'; add \"new_user\": \"onboarding_1\" (the first onboarding "
+            + "screen), or set population.new_user_share to 0 if no user onboards")
+      }
+    }
     guard let coldLaunch, let newUser, let returning else { return nil }
     return Entries(coldLaunch: coldLaunch, newUser: newUser, returning: returning)
   }
@@ -350,7 +361,8 @@ extension _ScenarioDecoder {
           + "among \(shown); add a transition to \"background\" or to a screen that leads there")
     }
 
-    var completes = false
+    // Without new users (`new_user` left out) there is no onboarding to complete.
+    var completes = entries.newUser == entries.returning
     _ = Self.closure(from: [entries.newUser]) { screen in
       var next: [Int] = []
       for target in successors[screen] {

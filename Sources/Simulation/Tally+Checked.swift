@@ -38,6 +38,17 @@ extension Tally {
     check.count(latencySumMilliseconds.map(Int.init), "latencySumMilliseconds", bounded: false)
     check.count([Int(simulatedSeconds)], names: ["simulatedSeconds"], bounded: false)
     check.count(variates.counts, "variates.counts", bounded: false)
+    check.count(screenMilliseconds.map { Int(clamping: $0) }, "screenMilliseconds", bounded: false)
+    for (index, segment) in segments.enumerated() {
+      check.count(
+        [
+          segment.users, segment.onboardingRunsStarted, segment.onboardingRunsInterrupted,
+          segment.consentDeadlinesDue, segment.consentDeadlineMisses, segment.fallbackFired,
+          segment.pending,
+        ],
+        names: SegmentTally.countNames.map { "segments[\(index)].\($0)" })
+      check.histogram(segment.consentLatency, "segments[\(index)].consentLatency")
+    }
     for (name, histograms) in [("latency", latency), ("hold", hold)] {
       for (lane, histogram) in histograms.enumerated() {
         check.histogram(histogram, "\(name)[\(lane)]")
@@ -109,6 +120,21 @@ extension Tally {
         "latencySumMilliseconds[\(lane)]")
     }
     check.add64(&simulatedSeconds, other.simulatedSeconds, "simulatedSeconds")
+    for index in screenMilliseconds.indices {
+      check.add64(
+        &screenMilliseconds[index], other.screenMilliseconds[index],
+        "screenMilliseconds[\(index)]")
+    }
+    for index in segments.indices {
+      var counts = segments[index].counts
+      check.add(
+        &counts, other.segments[index].counts,
+        names: SegmentTally.countNames.map { "segments[\(index)].\($0)" })
+      segments[index].counts = counts
+      check.add(
+        &segments[index].consentLatency, other.segments[index].consentLatency,
+        "segments[\(index)].consentLatency")
+    }
     check.add(&variates.counts, other.variates.counts, "variates.counts", bounded: false)
     return check.problem
   }

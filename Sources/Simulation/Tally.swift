@@ -11,6 +11,9 @@ public struct Tally: Sendable, Codable, Equatable {
   /// Per screen (index in the scenario): visits, and visits with at least one sheet over them.
   public var screenVisits: [Int]
   public var screenInterrupted: [Int]
+  /// Per screen: time it was the screen in the foreground (sheets over it included), summed in
+  /// whole milliseconds per stay.
+  public var screenMilliseconds: [Int64]
 
   public var onboardingRunsStarted = 0
   public var onboardingRunsCompleted = 0
@@ -51,6 +54,8 @@ public struct Tally: Sendable, Codable, Equatable {
   public var events = 0
   /// Seconds the users spent in the app, summed in whole seconds (for user-days figures).
   public var simulatedSeconds: Int64 = 0
+  /// Per ``UserSegment`` (by raw value): the headline figures of that segment's users.
+  public var segments: [SegmentTally]
   /// GSL variates drawn, by kind; zero unless the run counted them
   /// (``RunOptions/countsVariates``).
   public var variates = VariateCounts()
@@ -58,8 +63,10 @@ public struct Tally: Sendable, Codable, Equatable {
   public init(screenCount: Int) {
     screenVisits = Array(repeating: 0, count: screenCount)
     screenInterrupted = Array(repeating: 0, count: screenCount)
+    screenMilliseconds = Array(repeating: 0, count: screenCount)
     latency = (0..<5).map { _ in LatencyHistogram() }
     hold = (0..<5).map { _ in LatencyHistogram() }
+    segments = UserSegment.allCases.map { _ in SegmentTally() }
   }
 
   /// Whether every per-screen array has `screens` entries and every per-reason array one per
@@ -67,8 +74,10 @@ public struct Tally: Sendable, Codable, Equatable {
   public func hasShape(screens: Int) -> Bool {
     let lanes = 5
     return screenVisits.count == screens && screenInterrupted.count == screens
+      && screenMilliseconds.count == screens
       && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
       && latency.count == lanes && hold.count == lanes && latencySumMilliseconds.count == lanes
+      && segments.count == UserSegment.allCases.count
   }
 
   /// Adds `other` into `self`. Exact and commutative.
@@ -77,6 +86,7 @@ public struct Tally: Sendable, Codable, Equatable {
     for index in screenVisits.indices {
       screenVisits[index] += other.screenVisits[index]
       screenInterrupted[index] += other.screenInterrupted[index]
+      screenMilliseconds[index] += other.screenMilliseconds[index]
     }
     onboardingRunsStarted += other.onboardingRunsStarted
     onboardingRunsCompleted += other.onboardingRunsCompleted
@@ -104,6 +114,7 @@ public struct Tally: Sendable, Codable, Equatable {
     maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
     events += other.events
     simulatedSeconds += other.simulatedSeconds
+    for index in segments.indices { segments[index].merge(other.segments[index]) }
     variates.merge(other.variates)
   }
 }

@@ -60,15 +60,25 @@ extension UserSimulator {
       show(world.scenario.entries.coldLaunch, tally: &tally)
     } else {
       trace(.warmResume, message: -1)
+      screenSince = now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
     }
     queue.push(
       time: now + world.activationDelay.draw(&scene),
       payload: _Event(kind: .sceneActive, epoch: epoch))
-    if coldLaunch || world.scenario.sessions.delivery == .everyForeground || hasUndelivered {
+    if coldLaunch || resumeFetches {
       queue.push(
         time: now + world.fetchDelay.draw(&scene), payload: _Event(kind: .fetch, epoch: epoch))
+    }
+  }
+
+  /// Whether StoreKit fetches at this warm resume (``DeliveryMode``).
+  var resumeFetches: Bool {
+    switch world.scenario.sessions.delivery {
+    case .launch: false
+    case .launchAndResume: hasUndelivered
+    case .everyForeground: true
     }
   }
 
@@ -79,6 +89,7 @@ extension UserSimulator {
 
   /// The app goes to the background: the session ends; the process may be terminated.
   mutating func goToBackground(tally: inout Tally) {
+    creditScreenTime(tally: &tally)
     tally.simulatedSeconds += Int64((now - foregroundSince).rounded())
     inForeground = false
     sceneActive = false
@@ -88,7 +99,19 @@ extension UserSimulator {
     trace(.background, message: -1)
     tell(.sceneDeactivated, tally: &tally)
     let leftDuringOnboarding = onboardingRunActive
-    if journey.bernoulli(world.scenario.sessions.backgroundTerminationProbability) {
+    // With a survival distribution the gap is drawn first: the process dies iff it survives
+    // less than the gap. A suspended app runs no code, so it is marked terminated now (what
+    // the policy and the trace see is the same as at the moment iOS reclaims it).
+    let gap: Double
+    let terminated: Bool
+    if let survival = world.backgroundSurvival {
+      gap = world.gap.draw(&journey)
+      terminated = survival.draw(&journey) <= gap
+    } else {
+      gap = .nan
+      terminated = journey.bernoulli(world.scenario.sessions.backgroundTerminationProbability)
+    }
+    if terminated {
       processAlive = false
       if onboardingRunActive { onboardingRunActive = false }  // abandoned; restarts at launch
       trace(.terminated, message: -1)
@@ -101,7 +124,8 @@ extension UserSimulator {
       trace(.churned, message: -1)
       return
     }
-    queue.push(time: now + world.gap.draw(&journey), payload: _Event(kind: .open))
+    let away = gap.isNaN ? world.gap.draw(&journey) : gap
+    queue.push(time: now + away, payload: _Event(kind: .open))
   }
 
   // MARK: Screens
@@ -110,6 +134,8 @@ extension UserSimulator {
   mutating func show(_ index: Int, tally: inout Tally) {
     let kind = world.screenKinds[index]
     let previousKind = currentScreen >= 0 ? world.screenKinds[currentScreen] : nil
+    creditScreenTime(tally: &tally)
+    screenSince = now
     currentScreen = index
     visitInterrupted = false
     tally.screenVisits[index] += 1
@@ -134,6 +160,13 @@ extension UserSimulator {
     trace(.screenAppeared, message: -1)
     startDwell()
     tell(.screenAppeared(kind), tally: &tally)
+  }
+
+  /// Adds the time since ``screenSince`` to the current screen, and stops counting.
+  mutating func creditScreenTime(tally: inout Tally) {
+    guard !screenSince.isNaN, currentScreen >= 0 else { return }
+    tally.screenMilliseconds[currentScreen] += Int64(((now - screenSince) * 1000).rounded())
+    screenSince = .nan
   }
 
   /// Draws the dwell on the current screen and schedules its end (paused while a sheet shows).

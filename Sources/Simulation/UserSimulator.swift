@@ -54,6 +54,8 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var pausedRemaining = Double.nan
   var visitInterrupted = false
   var foregroundSince = 0.0
+  /// Since when the current screen has been in the foreground (NaN: not counting).
+  var screenSince = Double.nan
 
   // Onboarding.
   var onboardingRunActive = false
@@ -103,6 +105,7 @@ extension UserSimulator {
     sink.begin(replication: replication, user: user, policy: policyIndex)
     drawProfileAndMessages()
     tally.users += 1
+    let before = segmentSnapshot(tally)
 
     let horizon = world.scenario.horizon
     var budget = eventBudget
@@ -121,7 +124,9 @@ extension UserSimulator {
       }
     }
     now = horizon
+    creditScreenTime(tally: &tally)
     finish(tally: &tally)
+    addToSegment(since: before, tally: &tally)
     if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
   }
 
@@ -165,6 +170,7 @@ extension UserSimulator {
     pausedRemaining = .nan
     visitInterrupted = false
     foregroundSince = 0
+    screenSince = .nan
     onboardingRunActive = false
     onboardingRunInterrupted = false
     startedOnboarding = false
@@ -229,7 +235,9 @@ extension UserSimulator {
         addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
       }
     }
-    let firstOpen = isNew ? installAt : world.gap.draw(&journey)
+    issueCampaigns(accountStart: accountStart)
+    issueBillingRenewals(accountStart: accountStart)
+    let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
     queue.push(time: firstOpen, payload: _Event(kind: .open))
   }
 

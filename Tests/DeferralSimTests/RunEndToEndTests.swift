@@ -41,9 +41,20 @@ struct RunEndToEndTests {
     let headers = [
       "summary.csv": "policy,metric,mean,ci95_low,ci95_high,replications",
       "paired.csv": "policy,baseline,metric,mean_diff,ci95_low,ci95_high,replications",
-      "by-screen.csv": "policy,screen,kind,visits,interrupted,interruption_rate",
+      "by-screen.csv": "policy,screen,kind,visits,interrupted,interruption_rate,"
+        + "interruption_rate_ci95_low,interruption_rate_ci95_high,visits_per_user,"
+        + "visits_per_user_ci95_low,visits_per_user_ci95_high,time_s,time_per_user_s,"
+        + "time_per_user_s_ci95_low,time_per_user_s_ci95_high,time_per_visit_s,"
+        + "time_per_visit_s_ci95_low,time_per_visit_s_ci95_high",
       "by-reason.csv":
-        "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s",
+        "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s,"
+        + "issued_per_user,issued_per_user_ci95_low,issued_per_user_ci95_high,displayed_share,"
+        + "displayed_share_ci95_low,displayed_share_ci95_high,expired_share,"
+        + "expired_share_ci95_low,expired_share_ci95_high,pending_share,pending_share_ci95_low,"
+        + "pending_share_ci95_high,latency_p50_s_ci95_low,latency_p50_s_ci95_high,"
+        + "latency_p90_s_ci95_low,latency_p90_s_ci95_high,latency_p99_s_ci95_low,"
+        + "latency_p99_s_ci95_high",
+      "by-segment.csv": "policy,segment,metric,mean,ci95_low,ci95_high,replications",
       "replications.csv": "policy,replication,metric,value",
       "messages.csv":
         "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
@@ -70,8 +81,8 @@ struct RunEndToEndTests {
     #expect(try Self.small(one, jobs: 1, extra: ["--messages-log"]).status == 0)
     #expect(try Self.small(two, jobs: 2, extra: ["--messages-log"]).status == 0)
     for file in [
-      "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "replications.csv",
-      "messages.csv",
+      "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
+      "replications.csv", "messages.csv",
     ] {
       #expect(try Self.read(one, file) == Self.read(two, file), "\(file) differs across --jobs")
     }

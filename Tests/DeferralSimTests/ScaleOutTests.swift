@@ -27,14 +27,15 @@ struct ScaleOutTests {
   }
 
   static let reports = [
-    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "replications.csv",
+    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
+    "replications.csv",
   ]
 
   // MARK: Slurm, for real
 
   /// The whole recipe on a real cluster: scripts/slurm/integration-test.sh starts munged,
   /// slurmctld and slurmd (local-cluster.sh), runs the run once without shards, submits it as
-  /// a 4-task array plus a two-level merge (fan-in 2), and compares the five CSVs with cmp;
+  /// a 4-task array plus a two-level merge (fan-in 2), and compares the six CSVs with cmp;
   /// then the same for a small sweep as 2 shards (sweep.csv, pareto.csv, report.html).
   ///
   /// Skipped, with the reason, where Slurm cannot run: not installed, or not root. It is never

@@ -19,7 +19,8 @@ enum Fixtures {
         newUserShare: newUserShare, installWindow: 0...0, subscriberShare: 1,
         returningSubscriberShare: 0),
       sessions: Sessions(
-        gap: gap, backgroundTerminationProbability: 0, delivery: .launch, fetchDelay: .fixed(0)),
+        gap: gap, backgroundTerminationProbability: 0, delivery: .launchAndResume,
+        fetchDelay: .fixed(0)),
       screens: screens, entries: entries,
       onboarding: Onboarding(quitAfterSheetProbability: 0, neverReturnAfterLeavingProbability: 0),
       scene: SceneModel(activationDelay: .fixed(0), displayFailureProbability: 0),

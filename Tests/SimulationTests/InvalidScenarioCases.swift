@@ -208,6 +208,42 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "unknown delivery mode", [("\"delivery\": \"launch\"", "\"delivery\": \"lunch\"")],
       "$.sessions.delivery", "did you mean 'launch'?", .rejects),
     .init(
+      "termination given twice",
+      [
+        (
+          "\"background_termination_probability\": 0.5,",
+          "\"background_termination_probability\": 0.5, \"background_survival\": \"4h\","
+        )
+      ],
+      "$.sessions.background_survival", "not both; remove one", .rejects),
+    .init(
+      "new_user left out while users onboard",
+      [("\"new_user\": \"intro\", ", "")], "$.entries", "missing key 'new_user'",
+      .decoderOnly),
+    .init(
+      "campaign for consent",
+      [
+        (
+          "\"billing_issue\": {",
+          "\"campaigns\": [{\"reason\": \"price_increase_consent\", "
+            + "\"start\": \"1d\"}], \"billing_issue\": {"
+        )
+      ],
+      "$.messages.campaigns[0].reason", "unknown campaign reason", .rejects),
+    .init(
+      "campaign after the horizon",
+      [
+        (
+          "\"billing_issue\": {",
+          "\"campaigns\": [{\"reason\": \"generic\", "
+            + "\"start\": \"40d\"}], \"billing_issue\": {"
+        )
+      ],
+      "$.messages.campaigns[0].start", "must be before the horizon", .decoderOnly),
+    .init(
+      "termination missing", [("\"background_termination_probability\": 0.5,", "")],
+      "$.sessions", "missing key 'background_survival'", .rejects),
+    .init(
       "unknown audience",
       [("\"billing_issue\": {", "\"billing_issue\": {\"audience\": \"everyone\", ")],
       "$.messages.billing_issue.audience", "unknown audience 'everyone'", .rejects),

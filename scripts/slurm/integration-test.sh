@@ -2,7 +2,7 @@
 # Integration test of the Slurm recipe on a real single-node cluster (local-cluster.sh):
 # one run of BINARY without shards, the same run as a 4-task job array plus a two-level
 # merge through submit.sh --fan-in 2 (an array of 2 merges of 2 partials, --partial-out, then
-# the merge of those), and the five CSVs compared byte for byte.
+# the merge of those), and the six CSVs compared byte for byte.
 #   bash scripts/slurm/integration-test.sh BINARY WORKDIR [SHARDS [run options...]]
 # Defaults: 4 shards, --users 400 --replications 4 --seed 7 (the default scenario); the fan-in
 # is DEFERRAL_SIM_SLURM_FAN_IN (default 2; 0 for one flat merge).
@@ -34,7 +34,7 @@ timeout_s=${DEFERRAL_SIM_SLURM_TIMEOUT:-600}
 fan_in=${DEFERRAL_SIM_SLURM_FAN_IN:-2}
 fan_args=()
 [ "$fan_in" -eq 0 ] || fan_args=(--fan-in "$fan_in")
-files=(summary.csv paired.csv by-screen.csv by-reason.csv replications.csv)
+files=(summary.csv paired.csv by-screen.csv by-reason.csv by-segment.csv replications.csv)
 
 say() { echo "slurm-integration: $*" >&2; }
 now() { date +%s.%N; }

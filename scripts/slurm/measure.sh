@@ -32,10 +32,10 @@ step "1 process (--jobs $cores)" "$bin" run "${options[@]}" --jobs "$cores" --ou
 step "shard 0/2 (--jobs $cores)" "$bin" run "${options[@]}" --shard 0/2 --jobs "$cores" --out "$work/two/parts" --quiet
 step "shard 1/2 (--jobs $cores)" "$bin" run "${options[@]}" --shard 1/2 --jobs "$cores" --out "$work/two/parts" --quiet
 step "merge of 2" "$bin" merge "$work/two/parts/partial-0-of-2.json" "$work/two/parts/partial-1-of-2.json" --out "$work/two"
-for file in summary.csv paired.csv by-screen.csv by-reason.csv replications.csv; do
+for file in summary.csv paired.csv by-screen.csv by-reason.csv by-segment.csv replications.csv; do
   cmp "$work/single/$file" "$work/two/$file"
 done
-echo "2 local shards: the five CSVs equal the 1-process run's"
+echo "2 local shards: the six CSVs equal the 1-process run's"
 du -ch "$work"/two/parts/*.json | tail -n 1 | awk '{ print "partials of 2 shards: " $1 }'
 echo "--- 4 shards through the local Slurm cluster (integration-test.sh):"
 bash "$here/integration-test.sh" "$bin" "$work/slurm" 4 "${options[@]}"
