@@ -12,7 +12,8 @@
 /// duration or null), `ceiling_clock` (`in_process_arrival` | `first_delivery`), `forcing`
 /// (`"immediate"` or `{"boundary_first": {"grace": duration}}`), `deadline_margin` (duration
 /// or null), `deduplicates`, `shows_unknown_reasons` (bools), `sheets_per_break` (integer ≥ 1,
-/// or null for all).
+/// or null for all), `urgent_consent` (`{near_deadline, return_factor, remembered_opens,
+/// spares}`, or null; ``UrgentConsent``).
 extension PolicyConfiguration {
   /// Every key a policy object may have, besides `name` and `preset`.
   public static let keys = [
@@ -21,6 +22,7 @@ extension PolicyConfiguration {
     "on_failure", "stops_batch_without_scene", "removes_displayed",
     "retries_on_scene_activation", "retry_backoff", "ceilings", "ceiling_clock", "forcing",
     "deadline_margin", "deduplicates", "shows_unknown_reasons", "sheets_per_break",
+    "urgent_consent",
   ]
 
   /// The configuration as a JSON-shaped value with every key (the format policies are read in).
@@ -87,6 +89,7 @@ extension PolicyConfiguration {
     members.append(member("shows_unknown_reasons", .bool(showsUnknownReasons)))
     members.append(
       member("sheets_per_break", sheetsPerBreak.map { .number(Double($0)) } ?? .null))
+    members.append(member("urgent_consent", urgentConsent?.configValue ?? .null))
     return .object(members)
   }
 
@@ -243,6 +246,7 @@ extension PolicyConfiguration {
         } else if let count = reader.integer(value, at: here, in: 1...1000) {
           sheetsPerBreak = count
         }
+      case "urgent_consent": applyUrgentConsent(value, at: here, reader: &reader)
       default:
         reader.unknownName(
           member.key, at: here, what: "policy key", valid: ["name", "preset"] + Self.keys)

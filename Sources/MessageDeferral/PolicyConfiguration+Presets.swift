@@ -70,8 +70,10 @@ extension PolicyConfiguration {
   /// `never`: a listener that never displays. The worst case for consent.
   public static let never = PolicyConfiguration(triggers: [], requiresActiveScene: true)
 
-  /// `deadline-aware`: this project's own policy, built to beat the others on onboarding
-  /// interruptions *and* consent latency at once, using only what a real app knows.
+  /// `deadline-aware-v1`: the first version of this project's own policy, kept for
+  /// comparison (issue #21: it lost renewals that `storekit-auto` keeps, as `screen-gate`
+  /// does). Built to beat the others on onboarding interruptions *and* consent latency at
+  /// once, using only what a real app knows.
   ///
   /// The reasoning, rule by rule:
   /// - **A natural break first.** Messages are shown when a screen that no sheet interrupts
@@ -101,7 +103,7 @@ extension PolicyConfiguration {
   ///   already late (a returning subscriber reinstalling days after the campaign, or a
   ///   relaunch) waits the few minutes onboarding takes instead of landing on it.
   /// - De-duplicated; unknown reasons are shown like generic ones.
-  public static let deadlineAware = PolicyConfiguration(
+  public static let deadlineAwareV1 = PolicyConfiguration(
     gate: gateTable(
       [.home: .open, .settings: .open, .content: .open], otherwise: .closed),
     gateAtLaunch: false,
@@ -114,4 +116,45 @@ extension PolicyConfiguration {
     ceilingClock: .firstDelivery, forcing: .boundaryFirst(grace: 6 * 3600),
     deadlineMargin: 2 * 86400, deduplicates: true, showsUnknownReasons: true,
     sheetsPerBreak: 1)
+
+  /// `deadline-aware`: this project's own policy. It interrupts no onboarding or checkout and
+  /// far fewer immersive screens than StoreKit's default, and gives up (almost) no renewal
+  /// that the default keeps, using only what a real app knows: the message's reason, the
+  /// renewal date of its own subscription (the consent deadline), the current screen, and its
+  /// own record of this user's opens.
+  ///
+  /// The reasoning, rule by rule (the first five as `deadline-aware-v1`):
+  /// - **A natural break first.** Messages are shown when a calm screen (home, settings,
+  ///   content) appears, or is current when a message arrives or the scene becomes active;
+  ///   every other kind closes the gate.
+  /// - **One sheet per break**, **the most urgent first** (by the earliest of deadline,
+  ///   ceiling and urgency time), **retry on scene activation**, de-duplicated, unknown
+  ///   reasons shown like generic ones.
+  /// - **Ceilings timed from first delivery and persisted**: consent and billing 24 h, others
+  ///   7 days; past its ceiling a message is shown at the next screen that is not the splash,
+  ///   onboarding, paywall or checkout, and after 6 h more anywhere but onboarding or
+  ///   checkout. (v1's fixed two-day consent margin is replaced by the next rule.)
+  /// - **A renewal is worth an interruption, when it is at stake.** What `deadline-aware-v1`
+  ///   lost were users with one chance left: a single open before the deadline spent on the
+  ///   splash and a match, or a reinstall whose onboarding was abandoned. So a consent becomes
+  ///   *urgent* (``UrgentConsent``) when the deadline is within 2 days, or when the time left
+  ///   is under 3 times the longest gap between the user's last 8 opens (the app keeps their
+  ///   times: the longest of 7 gaps is about the user's own 7-in-8 time away, and 3 of them
+  ///   leave little chance that the next open comes too late), or when the app remembers
+  ///   fewer than two opens (a fresh install: nothing says the user comes back).
+  /// - **An urgent consent takes the first moment that is not onboarding or checkout**:
+  ///   its delivery, any screen, the scene's activation, or the instant it becomes urgent,
+  ///   over the splash, a paywall or an immersive screen if that is where the user is. Those
+  ///   are the moments StoreKit's default uses, so no renewal it keeps is lost for want of
+  ///   one; onboarding and checkout last minutes, and the next screen takes it. A user who
+  ///   opens the app every few hours has a far deadline and a short longest gap: held for a
+  ///   calm screen as before.
+  public static let deadlineAware: PolicyConfiguration = {
+    var config = deadlineAwareV1
+    config.deadlineMargin = nil
+    config.urgentConsent = UrgentConsent(
+      nearDeadline: 2 * 86400, returnFactor: 3, rememberedOpens: 8,
+      spares: [.onboarding, .checkout])
+    return config
+  }()
 }

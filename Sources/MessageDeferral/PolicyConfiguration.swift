@@ -65,6 +65,10 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// At most this many sheets per break (a screen appearance or scene activation starts one);
   /// `nil`: all. A message past its ceiling and grace (forced at once) is not held back.
   public var sheetsPerBreak: Int?
+  /// For price-increase consent: when it stops waiting for a calm screen, from its deadline
+  /// and the app's own record of this user's opens (``UrgentConsent``). `nil`: not used.
+  /// Set after `init`, like the other keys presets change.
+  public var urgentConsent: UrgentConsent? = nil
 
   public init(
     gate: [GateRule] = Array(repeating: .open, count: 8),

@@ -143,7 +143,8 @@ let _indieSubscriptionJSON = #"""
     "revenuecat-manual",
     "openiap",
     "never",
-    "deadline-aware"
+    "deadline-aware",
+    "deadline-aware-v1"
   ],
   "baseline": "storekit-auto"
 }

@@ -18,11 +18,12 @@ func issues(_ value: ConfigValue, at path: String = "$.policies[0]") -> [ConfigI
 
 @Suite("Policy catalog and policy files")
 struct PolicyCatalogTests {
+  /// The eight of the design in order, then `deadline-aware-v1` (kept for comparison).
   @Test func presetsAreTheEightOfTheDesignInOrder() {
     #expect(
       PolicyCatalog.presetNames == [
         "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual",
-        "revenuecat-manual", "openiap", "never", "deadline-aware",
+        "revenuecat-manual", "openiap", "never", "deadline-aware", "deadline-aware-v1",
       ])
   }
 

@@ -427,7 +427,7 @@ struct PolicyDriver {
         if !request.forced, !articleGate {
           problem("after \(event): \(id) shown with the article's canPresent false")
         }
-      case "deadline-aware":
+      case "deadline-aware", "deadline-aware-v1":
         if !request.forced {
           if screen != .home, screen != .settings, screen != .content {
             problem(

@@ -92,7 +92,7 @@ struct PolicyPropertyTests {
     #expect(coverage.issued > 3 * Int(Self.lives) && coverage.lost > Int(Self.lives) / 10)
     switch name {
     case "never": #expect(coverage.displays == 0)
-    case "screen-gate-ceiling", "deadline-aware": #expect(coverage.forced > Int(Self.lives) / 10)
+    case "screen-gate-ceiling", "deadline-aware", "deadline-aware-v1": #expect(coverage.forced > Int(Self.lives) / 10)
     case "adapty-manual": #expect(coverage.refused > 10 && coverage.duplicatesIgnored > 100)
     default: #expect(coverage.displays > 3 * Int(Self.lives) && coverage.forced == 0)
     }
@@ -103,7 +103,7 @@ struct PolicyPropertyTests {
     let label = "seed \(driver.seed) \(driver.name) after the immersive phase"
     let left = driver.outstandingIDs
     switch driver.name {
-    case "storekit-auto", "openiap", "deadline-aware":
+    case "storekit-auto", "openiap", "deadline-aware", "deadline-aware-v1":
       // Shown at activation / by the retry timer / forced once past ceiling and grace.
       return left.isEmpty ? [] : ["\(label): \(left) never displayed"]
     case "screen-gate-ceiling":

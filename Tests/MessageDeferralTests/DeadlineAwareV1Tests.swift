@@ -1,17 +1,17 @@
 import MessageDeferral
 import Testing
 
-/// `deadline-aware`: this project's own policy. Ceilings: consent and billing 24 h, others
+/// `deadline-aware-v1`: the first version of this project's own policy. Ceilings: consent and billing 24 h, others
 /// 7 d, timed from the first delivery of a reason and persisted; consent also due two days
 /// before its deadline; forced at a screen boundary (not onboarding, paywall, checkout) once
 /// due, anywhere once due + 6 h; one sheet per break; most urgent first.
-@Suite("deadline-aware")
-struct DeadlineAwareTests {
+@Suite("deadline-aware-v1")
+struct DeadlineAwareV1Tests {
   let ceiling = 24 * hour
   let grace = 6 * hour
 
   func session(on kind: ScreenKind) -> Harness {
-    var policy = Harness(preset: "deadline-aware")
+    var policy = Harness(preset: "deadline-aware-v1")
     policy.startSession(at: 0, on: kind)
     return policy
   }
@@ -188,7 +188,7 @@ struct DeadlineAwareTests {
   }
 
   @Test func nothingWithoutAnActiveScene() {
-    var policy = Harness(preset: "deadline-aware")
+    var policy = Harness(preset: "deadline-aware-v1")
     policy.launch(at: 0)
     policy.screen(.home, at: 0.1)
     #expect(policy.deliver(message(1, .generic), at: 0.2).shown.isEmpty)
