@@ -4,7 +4,8 @@ import Testing
 /// `deadline-aware`: `deadline-aware-v1` (calm screens, one sheet per break, persisted
 /// ceilings) plus the urgent-consent rule: a consent becomes urgent at deadline −
 /// max(2 d, 3 × the longest gap between the last 8 opens), or at once with fewer than two
-/// opens remembered, and is then shown at the first moment that is not onboarding or checkout.
+/// opens remembered, and is then shown at the first moment that is not onboarding, a paywall
+/// or checkout.
 @Suite("deadline-aware")
 struct DeadlineAwareTests {
   let near = 2 * day
@@ -68,9 +69,9 @@ struct DeadlineAwareTests {
     #expect(policy.screen(.home, at: now + 450) == Answer(shown: [1]))
   }
 
-  /// Near the deadline the frequent user gets it at the first moment that is not onboarding
-  /// or checkout: mid-match when the timer fires; over onboarding or checkout only at the next
-  /// screen, whatever its kind.
+  /// Near the deadline the frequent user gets it at the first moment that is not onboarding,
+  /// a paywall or checkout: mid-match (or on the splash) when the timer fires; over the spared
+  /// kinds only at the next screen of another kind, whatever it is.
   @Test(arguments: [ScreenKind.immersive, .launch, .paywall, .onboarding, .checkout])
   func nearTheDeadlineTheFirstMomentTakesIt(kind: ScreenKind) {
     let gap = 3 * hour
@@ -82,7 +83,7 @@ struct DeadlineAwareTests {
     policy.activate(at: now + 0.5)
     policy.screen(kind, at: now + 1)
     #expect(policy.deliver(consent(1, deadline: deadline), at: now + 2) == Answer(wakeAt: urgentAt))
-    let spared = kind == .onboarding || kind == .checkout
+    let spared = kind == .onboarding || kind == .paywall || kind == .checkout
     let atUrgency = policy.timer(at: urgentAt)
     let hard = now + 2 + 30 * hour
     #expect(atUrgency == (spared ? Answer(wakeAt: hard) : Answer(shown: [1], forced: [1])))
@@ -94,7 +95,7 @@ struct DeadlineAwareTests {
 
   /// A fresh install (fewer than two opens remembered): nothing says the user comes back, so
   /// the consent goes on the splash it is delivered on; one delivered during onboarding waits
-  /// for the paywall that follows it.
+  /// through it and the paywall that follows, and takes the next screen, calm or not.
   @Test func aFreshInstallTakesTheFirstMomentOutsideOnboarding() {
     var onSplash = Harness(preset: "deadline-aware")
     onSplash.launch(at: 0)
@@ -107,7 +108,23 @@ struct DeadlineAwareTests {
     inOnboarding.startSession(at: 0, on: .onboarding)
     #expect(inOnboarding.deliver(consent(1, deadline: 20 * day), at: 2).shown.isEmpty)
     #expect(inOnboarding.screen(.onboarding, at: 10).shown.isEmpty)
-    #expect(inOnboarding.screen(.paywall, at: 40) == Answer(shown: [1], forced: [1]))
+    #expect(inOnboarding.screen(.paywall, at: 40).shown.isEmpty)
+    #expect(inOnboarding.screen(.immersive, at: 60) == Answer(shown: [1], forced: [1]))
+  }
+
+  /// With `minimum_opens` 0 the history is trusted from the start: a fresh install's consent
+  /// waits for a calm screen like a frequent user's (only the near deadline makes it urgent).
+  @Test func withoutAMinimumHistoryAFreshInstallWaits() {
+    var configuration = PolicyConfiguration.deadlineAware
+    configuration.urgentConsent?.minimumOpens = 0
+    var policy = Harness(configuration)
+    policy.launch(at: 0)
+    policy.screen(.launch, at: 0)
+    policy.activate(at: 0.5)
+    let answer = policy.deliver(consent(1, deadline: 2.5 * day), at: 1)
+    #expect(answer == Answer(wakeAt: 0.5 * day))
+    #expect(policy.screen(.immersive, at: 40).shown.isEmpty)
+    #expect(policy.timer(at: 0.5 * day) == Answer(shown: [1], forced: [1]))
   }
 
   /// The record is the app's own and survives a relaunch: a frequent user relaunching is not

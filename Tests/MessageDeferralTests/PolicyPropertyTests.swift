@@ -10,8 +10,8 @@ import Testing
 /// only; only queued messages, as issued, are displayed; no display without an active scene
 /// where the policy checks for one; RevenueCat never displays an unknown reason; the
 /// screen-gate policies display unforced only with the article's `canPresent` true (and
-/// plain screen-gate never forces); deadline-aware displays unforced only on home, settings
-/// or content, at most one per break; a sequential batch has one display in flight; FIFO in
+/// plain screen-gate never forces); both deadline-aware versions display unforced only on
+/// home, settings or content, at most one per break; a sequential batch has one display in flight; FIFO in
 /// arrival order for arrival-ordered presets; conservation: every message delivered to the
 /// process and not displayed is queued, every other one is awaiting redelivery. And:
 /// - a policy that removes displayed messages displays each at most once when it
@@ -32,7 +32,8 @@ import Testing
 /// | revenuecat-manual | nothing displayed | all but unknown reasons displayed |
 /// | openiap | all displayed (retry timer) | all displayed |
 /// | never | nothing displayed | nothing ever displayed, all still queued |
-/// | deadline-aware | all displayed (forced at ceiling + grace) | all displayed |
+/// | deadline-aware | all displayed (urgent consent, or forced at ceiling + grace) | all displayed |
+/// | deadline-aware-v1 | all displayed (forced at ceiling + grace) | all displayed |
 @Suite("Policy properties over random lives")
 struct PolicyPropertyTests {
   /// Random lives per preset: 500 by default, so the suite stays fast in a debug build (an

@@ -66,4 +66,18 @@ struct UrgentConsentCodingTests {
       ])
     #expect(issues(policyObject("custom", [("urgent_consent", .number(3))])).count == 1)
   }
+
+  /// `minimum_opens` above `remembered_opens` would keep every consent urgent forever.
+  @Test func minimumOpensMayNotExceedRememberedOpens() {
+    let value = policyObject(
+      "custom",
+      [
+        ("preset", .string("deadline-aware")),
+        (
+          "urgent_consent",
+          urgent([("remembered_opens", .number(3)), ("minimum_opens", .number(4))])
+        ),
+      ])
+    #expect(issues(value).map(\.path) == ["$.policies[0].urgent_consent.minimum_opens"])
+  }
 }
