@@ -80,7 +80,7 @@ struct RunEndToEndTests {
     let out = Self.temporaryFolder()
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
-    #expect(rows.count == 8 * 24, "8 policies × 24 metrics")
+    #expect(rows.count == 9 * 24, "9 policies × 24 metrics")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)
@@ -189,12 +189,13 @@ struct RunEndToEndTests {
     #expect(validate.stdout.contains("\(Self.defaultScenario): ok"))
   }
 
-  @Test func policiesListsEightPresetsAndJSONParses() throws {
+  /// The design's eight presets and `deadline-aware-v1`.
+  @Test func policiesListsNinePresetsAndJSONParses() throws {
     let list = try ToolRunner.run(["policies"])
     #expect(list.status == 0)
-    #expect(list.stdout.split(separator: "\n").count == 8)
+    #expect(list.stdout.split(separator: "\n").count == 9)
     let json = try ToolRunner.run(["policies", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-    #expect(object?.count == 8)
+    #expect(object?.count == 9)
   }
 }

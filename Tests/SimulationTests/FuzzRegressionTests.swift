@@ -58,7 +58,9 @@ struct FuzzRegressionTests {
   /// misspelled key each took 10.7 s (400 µs per suggestion). Policies now share the file's
   /// budget: the first misspellings get a suggestion, those after it is spent a list.
   @Test func policySuggestionsShareTheFileBudget() {
-    var budget = 24
+    // One unit per candidate name: `name`, `preset` and every policy key.
+    let candidates = PolicyConfiguration.keys.count + 2
+    var budget = candidates
     let first = PolicyCatalog.definition(
       from: .object([.init(key: "name", value: .string("p")), .init(key: "gaet", value: .null)]),
       at: "$.policies[0]", suggestionBudget: &budget)
@@ -70,7 +72,7 @@ struct FuzzRegressionTests {
     #expect(issues.issues.map(\.message) == ["unknown policy key 'gaet'; did you mean 'gate'?"])
 
     let entry = "{\"name\": \"p\", \"gaet\": {}}"
-    let count = PolicyCatalog.defaultSuggestionBudget / 24 + 1
+    let count = PolicyCatalog.defaultSuggestionBudget / candidates + 1
     let found = problems(
       withPolicies("[" + Array(repeating: entry, count: count).joined(separator: ",") + "]"))
     #expect(found.count == count)
