@@ -160,8 +160,8 @@ struct EnginePropertyTests {
     }
   }
 
-  /// deadline-aware's gate is closed on onboarding screens; only a message past its hard
-  /// ceiling (24 h + 6 h grace) may land on one (a user resuming an abandoned onboarding a day
+  /// deadline-aware's gate is closed on onboarding screens, which an urgent consent spares
+  /// too; only a message past its hard ceiling (24 h + 6 h grace) may land on one (a user resuming an abandoned onboarding a day
   /// later), so it interrupts onboarding far less than StoreKit's default.
   @Test func deadlineAwareDoesNotInterruptOnboarding() throws {
     var scenario = Self.world
