@@ -82,21 +82,24 @@ extension Coordinator {
       let reason = entry.message.reason
       if !configuration.showsUnknownReasons, !reason.isKnown { return }
       let due = dueTime(of: entry)
-      let overdue = isOverdue(entry, due: due, at: now)
-      let forced = isForced(entry, due: due, at: now, trigger: trigger)
-      var eligible = forced || entry.nextRetryAt <= now
-      if !eligible, regularAllowed, passesFilter(reason, trigger: trigger), gateAllows(reason),
-        !isSleepingHead(entry, at: now)
-      {
-        eligible = true
+      var overdue = isOverdue(entry, due: due, at: now)
+      var forced = isForced(entry, due: due, at: now, trigger: trigger)
+      let regular =
+        regularAllowed && passesFilter(reason, trigger: trigger) && gateAllows(reason)
+        && !isSleepingHead(entry, at: now)
+      if isUrgent(entry, at: now) {
+        // An urgent consent goes now, past the per-break limit; forced where the calm-screen
+        // rule would not have shown it.
+        overdue = true
+        if !regular { forced = true }
       }
-      guard eligible else { return }
+      guard forced || overdue || regular || entry.nextRetryAt <= now else { return }
       let deadline =
         reason == .priceIncreaseConsent ? (entry.message.deadline ?? .infinity) : .infinity
       selected.append(
         _Candidate(
-          id: entry.message.id, forced: forced, overdue: overdue, urgency: min(due, deadline),
-          deadline: deadline))
+          id: entry.message.id, forced: forced, overdue: overdue,
+          urgency: min(due, deadline, urgentTime(of: entry)), deadline: deadline))
     }
     candidates = selected
     guard !candidates.isEmpty else { return }
@@ -114,7 +117,9 @@ extension Coordinator {
       // one: past ceiling and grace a message is shown at once, wherever the user is. (Held
       // back, it waited with no timer set until the next break.)
       var kept = 0
-      for candidate in candidates where candidate.overdue || kept < limit {
+      for var candidate in candidates where candidate.overdue || kept < limit {
+        // Beyond the limit only as overdue: a fallback, whatever the screen.
+        if kept >= limit { candidate.forced = true }
         candidates[kept] = candidate
         kept += 1
       }
@@ -287,12 +292,14 @@ extension Coordinator {
   }
 
   /// The earliest future time at which something is due: a ceiling, the end of a boundary
-  /// grace, or a retry.
+  /// grace, a consent becoming urgent, or a retry.
   func nextWake(after now: Double) -> Double? {
     var earliest = Double.infinity
     store.forEach { entry in
       guard !entry.inFlight else { return }
       if entry.nextRetryAt > now { earliest = min(earliest, entry.nextRetryAt) }
+      let urgentAt = urgentTime(of: entry)
+      if urgentAt > now, urgentAt < .infinity { earliest = min(earliest, urgentAt) }
       let due = dueTime(of: entry)
       guard due < .infinity else { return }
       let forceAt = overdueTime(entry, due: due)

@@ -80,7 +80,8 @@ public struct CoordinatorCounters: Sendable, Equatable {
 /// the same events at the same times give the same actions. It uses only what a real app can
 /// know: the messages StoreKit delivered (reason, identity, the consent deadline that the
 /// renewal date gives), the current screen kind, the scene state, its own clock, and what
-/// it chose to persist (the first time it saw a message of each reason).
+/// it chose to persist (the first time it saw a message of each reason, and the times of
+/// the user's last few opens, each a scene activation).
 public struct Coordinator: Sendable {
   public let configuration: PolicyConfiguration
   public internal(set) var counters = CoordinatorCounters()
@@ -100,6 +101,8 @@ public struct Coordinator: Sendable {
   var forcedInBatch: Set<MessageID> = []
   /// Persisted across process deaths: first time a message of each reason lane was seen.
   var firstSeen: [Double?] = Array(repeating: nil, count: 5)
+  /// Persisted across process deaths: the user's recent opens (``UrgentConsent``).
+  var opens: _OpenHistory
   /// Scratch space for selecting candidates, kept to avoid allocating per flush.
   var candidates: ContiguousArray<_Candidate> = []
 
@@ -116,11 +119,12 @@ public struct Coordinator: Sendable {
     self.configuration = configuration
     mayNeedTimer =
       !configuration.ceilings.isEmpty || configuration.deadlineMargin != nil
-      || configuration.retryBackoff != nil
+      || configuration.retryBackoff != nil || configuration.urgentConsent != nil
     checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.kind.index) }
     checkpointReasons = ScreenKind.allCases.map { configuration.checkpoint(for: $0)?.reasons }
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
+    self.opens = _OpenHistory(capacity: configuration.urgentConsent?.rememberedOpens ?? 0)
   }
 
   /// Messages queued now, in the order the policy would consider them.
@@ -196,6 +200,7 @@ public struct Coordinator: Sendable {
       if case .checkpoint = trigger, configuration.clearsAfterCall { clearAfterCall() }
 
     case .sceneActivated:
+      if !sceneActive { opens.record(now) }
       sceneActive = true
       shownThisBreak = 0
       flush(at: now, trigger: .sceneActivation, into: &actions)

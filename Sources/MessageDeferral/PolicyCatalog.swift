@@ -56,8 +56,12 @@ public enum PolicyCatalog {
       configuration: .never),
     Preset(
       name: "deadline-aware",
-      summary: "Ours: natural breaks, one sheet per break, most urgent first, persisted ceilings",
+      summary: "Ours: calm screens; an urgent consent (deadline near, user may not return) at once",
       configuration: .deadlineAware),
+    Preset(
+      name: "deadline-aware-v1",
+      summary: "Ours, first version: natural breaks, one sheet per break, persisted ceilings",
+      configuration: .deadlineAwareV1),
     Preset(
       name: "deadline-blind",
       summary: "deadline-aware without the renewal date: ceilings alone force consent",

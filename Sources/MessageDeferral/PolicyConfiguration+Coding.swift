@@ -11,7 +11,7 @@ extension PolicyConfiguration {
     "displays_one_at_a_time", "on_failure", "stops_batch_without_scene", "removes_displayed",
     "removes_every_copy", "clears_after_call", "retries_on_scene_activation", "retry_backoff",
     "ceilings", "ceiling_clock", "forcing", "deadline_margin", "knows_deadlines", "deduplicates",
-    "shows_unknown_reasons", "sheets_per_break", "listener_delay",
+    "shows_unknown_reasons", "sheets_per_break", "listener_delay", "urgent_consent",
   ]
 
   /// The configuration as a JSON-shaped value with every key (the format policies are read in).
@@ -83,6 +83,7 @@ extension PolicyConfiguration {
     members.append(
       member("sheets_per_break", sheetsPerBreak.map { .number(Double($0)) } ?? .null))
     members.append(member("listener_delay", listenerDelay.configValue))
+    members.append(member("urgent_consent", urgentConsent?.configValue ?? .null))
     return .object(members)
   }
 
@@ -244,6 +245,7 @@ extension PolicyConfiguration {
         if let delay = ListenerDelay.read(value, at: here, reader: &reader) {
           listenerDelay = delay
         }
+      case "urgent_consent": applyUrgentConsent(value, at: here, reader: &reader)
       default:
         reader.unknownName(
           member.key, at: here, what: "policy key", valid: ["name", "preset"] + Self.keys)

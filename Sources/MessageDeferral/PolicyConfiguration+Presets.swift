@@ -123,8 +123,10 @@ extension PolicyConfiguration {
   public static let never = PolicyConfiguration(
     triggers: [], requiresActiveScene: true, listenerDelay: .none)
 
-  /// `deadline-aware`: this project's own policy, built to beat the others on onboarding
-  /// interruptions *and* consent latency at once, using only what a real app knows.
+  /// `deadline-aware-v1`: the first version of this project's own policy, kept for
+  /// comparison (issue #21: it lost renewals that `storekit-auto` keeps, as `screen-gate`
+  /// does). Built to beat the others on onboarding interruptions *and* consent latency at
+  /// once, using only what a real app knows.
   ///
   /// The reasoning, rule by rule:
   /// - **A natural break first.** Messages are shown when a screen that no sheet interrupts
@@ -154,7 +156,7 @@ extension PolicyConfiguration {
   ///   already late (a returning subscriber reinstalling days after the campaign, or a
   ///   relaunch) waits the few minutes onboarding takes instead of landing on it.
   /// - De-duplicated; unknown reasons are shown like generic ones.
-  public static let deadlineAware = PolicyConfiguration(
+  public static let deadlineAwareV1 = PolicyConfiguration(
     gate: gateTable(
       [.home: .open, .settings: .open, .content: .open], otherwise: .closed),
     gateAtLaunch: false,
@@ -167,4 +169,54 @@ extension PolicyConfiguration {
     ceilingClock: .firstDelivery, forcing: .boundaryFirst(grace: 6 * 3600),
     deadlineMargin: 2 * 86400, deduplicates: true, showsUnknownReasons: true,
     sheetsPerBreak: 1)
+
+  /// `deadline-aware`: this project's own policy. It interrupts no onboarding, paywall or
+  /// checkout, far fewer immersive screens than StoreKit's default, and gives up no renewal
+  /// the default keeps except where only a sheet over onboarding could have kept it; it uses
+  /// only what a real app knows: the message's reason, the renewal date of its own
+  /// subscription (the consent deadline), the current screen, and its own record of this
+  /// user's opens.
+  ///
+  /// The reasoning, rule by rule (the first three as `deadline-aware-v1`):
+  /// - **A natural break first.** Messages are shown when a calm screen (home, settings,
+  ///   content) appears, or is current when a message arrives or the scene becomes active;
+  ///   every other kind closes the gate.
+  /// - **One sheet per break**, **the most urgent first** (by the earliest of deadline,
+  ///   ceiling and urgency time), **retry on scene activation**, de-duplicated, unknown
+  ///   reasons shown like generic ones.
+  /// - **Ceilings timed from first delivery and persisted**: consent and billing 24 h, others
+  ///   7 days; past its ceiling a message is shown at the next screen that is not the splash,
+  ///   onboarding, paywall or checkout, and after 6 h more anywhere but onboarding or
+  ///   checkout. (v1's fixed two-day consent margin is replaced by the next rule.)
+  /// - **A renewal is worth an interruption when it is at stake.** What v1 lost against
+  ///   StoreKit's default were users with one chance left, above all fresh installs whose
+  ///   consent the default put on the splash and who then left during onboarding for good;
+  ///   and users whose next open comes after the deadline. So a consent becomes *urgent*
+  ///   (``UrgentConsent``): while the app remembers fewer than two opens (a fresh install:
+  ///   nothing says the user comes back); two days before the deadline; or once the time left
+  ///   is under 3 times the longest gap between the user's last 8 opens (the app keeps their
+  ///   times across relaunches; the longest of 7 gaps is about the user's own 7-in-8 time
+  ///   away, and while three of them fit before the deadline the user is almost sure to be
+  ///   back, on a calm screen, in time).
+  /// - **An urgent consent takes the first moment that is not onboarding, a paywall or
+  ///   checkout**: its delivery, any other screen, the scene's activation, or the instant it
+  ///   becomes urgent: over the splash or an immersive screen, mid-screen if need be. Those are
+  ///   the moments StoreKit's default uses. Onboarding and checkout last minutes and the next
+  ///   screen takes it. The paywall is spared too: measured on the bundled scenarios, a sheet
+  ///   there (mostly right after a fresh install's onboarding) kept no renewal that the next
+  ///   screen did not, at several times the default's paywall interruptions.
+  /// - **Otherwise, the calm screen.** A user who opens the app every few hours has a short
+  ///   longest gap and a far deadline: held for a calm screen as v1 holds it. Other reasons
+  ///   keep v1's rules.
+  ///
+  /// Does *not* hold: a renewal the default keeps only by a sheet over onboarding (a fresh
+  /// install whose consent arrives after the splash, then leaves onboarding for good) is lost.
+  public static let deadlineAware: PolicyConfiguration = {
+    var config = deadlineAwareV1
+    config.deadlineMargin = nil
+    config.urgentConsent = UrgentConsent(
+      nearDeadline: 2 * 86400, returnFactor: 3, rememberedOpens: 8, minimumOpens: 2,
+      spares: [.onboarding, .paywall, .checkout])
+    return config
+  }()
 }

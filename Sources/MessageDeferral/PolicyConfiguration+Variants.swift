@@ -27,12 +27,14 @@ extension PolicyConfiguration {
   /// `deadline-blind`: `deadline-aware` for an app that does not know the consent deadline.
   /// StoreKit's `Message` carries only its reason; the renewal date comes from the app's own
   /// subscription status (`Product.SubscriptionInfo.RenewalInfo`), reliably only with one
-  /// subscription group. So: no deadline margin and no deadline in the urgency order, the
-  /// ceilings alone force consent. Everything else is `deadline-aware`'s.
+  /// subscription group. So: no deadline margin, no deadline in the urgency order, and no
+  /// `urgent_consent` (null): that rule times urgency from the deadline, which this app does
+  /// not know; the ceilings alone force consent. Everything else is `deadline-aware`'s.
   public static let deadlineBlind: PolicyConfiguration = {
     var config = deadlineAware
     config.knowsDeadlines = false
     config.deadlineMargin = nil
+    config.urgentConsent = nil
     return config
   }()
 }

@@ -83,6 +83,10 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// Time from a cold launch until the listener exists; what StoreKit delivers before is shown
   /// by StoreKit itself (see ``ListenerDelay``).
   public var listenerDelay: ListenerDelay
+  /// For price-increase consent: when it stops waiting for a calm screen, from its deadline
+  /// and the app's own record of this user's opens (``UrgentConsent``). `nil`: not used.
+  /// Set after `init`, like the other keys presets change.
+  public var urgentConsent: UrgentConsent? = nil
 
   public init(
     gate: [GateRule] = Array(repeating: .open, count: 8),

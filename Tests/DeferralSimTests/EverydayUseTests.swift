@@ -117,7 +117,11 @@ struct EverydayUseTests {
     #expect(try complete(["deferral-sim", "run", "--rep"]) == ["--replications"])
     #expect(try complete(["deferral-sim", "trace", "--find", "mi"]) == ["missed"])
     #expect(
-      try complete(["deferral-sim", "run", "--baseline", "deadline-aw"]) == ["deadline-aware"])
+      try complete(["deferral-sim", "run", "--baseline", "deadline-aw"]) == [
+        "deadline-aware", "deadline-aware-v1",
+      ])
+    #expect(
+      try complete(["deferral-sim", "run", "--baseline", "deadline-b"]) == ["deadline-blind"])
   }
 
   @Test(arguments: ["zsh", "fish"])

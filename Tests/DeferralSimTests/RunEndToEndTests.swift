@@ -92,7 +92,7 @@ struct RunEndToEndTests {
     let out = Self.temporaryFolder()
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
-    #expect(rows.count == 10 * 24, "10 policies (every preset) × 24 metrics")
+    #expect(rows.count == 11 * 24, "11 policies (every preset) × 24 metrics")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)
@@ -211,12 +211,12 @@ struct RunEndToEndTests {
   @Test func policiesListsEveryPresetAndJSONParses() throws {
     let list = try ToolRunner.run(["policies"])
     #expect(list.status == 0)
-    #expect(list.stdout.split(separator: "\n").count == 10)
+    #expect(list.stdout.split(separator: "\n").count == 11)
     // OpenIAP's setup condition is stated where the presets are listed.
     #expect(list.stdout.contains("only with a billing-issue listener registered"))
     let json = try ToolRunner.run(["policies", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-    #expect(object?.count == 10)
+    #expect(object?.count == 11)
     let openiap = object?["openiap"] as? [String: Any]
     #expect(openiap?["displays_one_at_a_time"] as? Bool == true)
     #expect(openiap?["listener_delay"] is [String: Any])

@@ -1,212 +1,172 @@
 import MessageDeferral
 import Testing
 
-/// `deadline-aware`: this project's own policy. Ceilings: consent and billing 24 h, others
-/// 7 d, timed from the first delivery of a reason and persisted; consent also due two days
-/// before its deadline; forced at a screen boundary (not onboarding, paywall, checkout) once
-/// due, anywhere once due + 6 h; one sheet per break; most urgent first.
+/// `deadline-aware`: `deadline-aware-v1` (calm screens, one sheet per break, persisted
+/// ceilings) plus the urgent-consent rule: a consent becomes urgent at deadline −
+/// max(2 d, 3 × the longest gap between the last 8 opens), or at once with fewer than two
+/// opens remembered, and is then shown at the first moment that is not onboarding, a paywall
+/// or checkout.
 @Suite("deadline-aware")
 struct DeadlineAwareTests {
-  let ceiling = 24 * hour
-  let grace = 6 * hour
+  let near = 2 * day
+  let factor = 3.0
 
-  func session(on kind: ScreenKind) -> Harness {
+  /// A user who opened the app `count` times, every `gap` seconds from time 0 (a launch, then
+  /// warm resumes), each time on home for a minute; ends in the background.
+  func user(opening count: Int, every gap: Double) -> Harness {
     var policy = Harness(preset: "deadline-aware")
-    policy.startSession(at: 0, on: kind)
+    policy.launch(at: 0)
+    policy.screen(.launch, at: 0)
+    for index in 0..<count {
+      let time = Double(index) * gap
+      policy.activate(at: time + 0.5)
+      policy.screen(.home, at: time + 1)
+      policy.deactivate(at: time + 60)
+    }
     return policy
   }
 
-  func consent(_ id: MessageID, deadline: Double = 30 * day) -> Message {
+  func consent(_ id: MessageID, deadline: Double) -> Message {
     message(id, .priceIncreaseConsent, deadline: deadline)
   }
 
-  @Test func neverOverOnboardingPaywallOrCheckoutBeforeTheHardCeiling() {
-    var policy = session(on: .onboarding)
-    let hard = 10 + ceiling + grace
-    #expect(policy.deliver(consent(1), at: 10) == Answer(wakeAt: hard))
-    // Past the soft ceiling, these screens are not boundaries where it may be forced.
-    #expect(policy.screen(.paywall, at: 10 + ceiling + 1) == Answer(wakeAt: hard))
-    #expect(policy.screen(.checkout, at: 10 + ceiling + 2) == Answer(wakeAt: hard))
-    #expect(policy.screen(.onboarding, at: 10 + ceiling + 3) == Answer(wakeAt: hard))
-    policy.deactivate(at: 10 + ceiling + 4)
-    #expect(policy.activate(at: 10 + ceiling + 5) == Answer(wakeAt: hard))
-    #expect(policy.timer(at: hard - 1) == Answer(wakeAt: hard))
-    // At ceiling + grace it is still not forced over onboarding (or checkout): the next
-    // screen takes it, whatever its kind.
-    #expect(policy.timer(at: hard) == Answer())
-    #expect(policy.screen(.checkout, at: hard + 1) == Answer())
-    #expect(policy.screen(.paywall, at: hard + 2) == Answer(shown: [1], forced: [1]))
-  }
-
-  @Test func forcedMidScreenAfterTheHardCeilingOnAnImmersiveScreen() {
-    var policy = session(on: .immersive)
-    let hard = 10 + ceiling + grace
-    #expect(policy.deliver(consent(1), at: 10) == Answer(wakeAt: hard))
-    #expect(policy.timer(at: hard) == Answer(shown: [1], forced: [1]))
-  }
-
-  @Test(arguments: ScreenKind.allCases)
-  func forcedAtTheNextBoundaryAfterTheSoftCeiling(kind: ScreenKind) {
-    var policy = session(on: .immersive)
-    policy.deliver(consent(1), at: 10)
-    #expect(policy.screen(.immersive, at: 10 + ceiling - 1).shown.isEmpty)
-    let answer = policy.screen(kind, at: 10 + ceiling)
-    // The splash is no boundary either: home follows it within seconds.
-    let boundary = ![ScreenKind.onboarding, .paywall, .checkout, .launch].contains(kind)
-    #expect(answer.shown == (boundary ? [1] : []))
-    #expect(answer.forced == (boundary ? [1] : []))
-  }
-
-  @Test func atMostOneSheetPerBreak() {
-    var policy = session(on: .onboarding)
-    for id in MessageID(1)...4 { policy.deliver(message(id, .generic), at: 10 + Double(id)) }
-    #expect(policy.screen(.home, at: 100).shown == [1])
-    policy.succeed(1, at: 100)
-    // Same break: a new delivery waits.
-    #expect(policy.deliver(message(5, .generic), at: 101).shown.isEmpty)
-    #expect(policy.screen(.settings, at: 200).shown == [2])
-    policy.succeed(2, at: 200)
-    // A scene activation is a break too.
-    policy.deactivate(at: 300)
-    #expect(policy.activate(at: 400).shown == [3])
-    policy.succeed(3, at: 400)
-    #expect(policy.screen(.content, at: 500).shown == [4])
-  }
-
-  /// Most urgent first: the earlier of the ceiling due time and (for consent) the deadline
-  /// less the two-day margin.
-  @Test func mostUrgentFirst() {
-    var policy = session(on: .onboarding)
-    policy.deliver(message(1, .generic), at: 10)  // due 10 + 7 d
-    policy.deliver(consent(2, deadline: 40 * day), at: 11)  // due 11 + 24 h
-    policy.deliver(consent(3, deadline: 12 + 2.5 * day), at: 12)  // due 12 + 12 h
-    policy.deliver(message(4, .billingIssue), at: 13)  // due 13 + 24 h
-    var order: [MessageID] = []
-    for (step, kind) in [ScreenKind.home, .settings, .content, .home].enumerated() {
-      let time = 100 + Double(step)
-      order += policy.screen(kind, at: time).shown
-      if let id = order.last { policy.succeed(id, at: time) }
+  /// The issue's case: a user who comes every four days opens the app once more before the
+  /// deadline (a week away) and spends it on a match. Shown over the match at delivery;
+  /// `deadline-aware-v1` holds it, and the renewal lapses if the next open is too late.
+  @Test func aSingleOpenSpentOnAnImmersiveScreenShowsIt() {
+    let gap = 4 * day
+    let now = 3 * gap
+    let deadline = now + 7 * day
+    #expect(deadline - now < factor * gap, "urgent by the history")
+    for (preset, shown) in [("deadline-aware", true), ("deadline-aware-v1", false)] {
+      var policy = user(opening: 3, every: gap)
+      if preset == "deadline-aware-v1" {
+        policy = Harness(preset: preset)
+        policy.launch(at: 0)
+      }
+      policy.activate(at: now + 0.5)
+      policy.screen(.immersive, at: now + 1)
+      let answer = policy.deliver(consent(1, deadline: deadline), at: now + 2)
+      #expect(answer.shown == (shown ? [1] : []), "\(preset)")
+      #expect(answer.forced == (shown ? [1] : []), "\(preset)")
     }
-    #expect(order == [3, 2, 4, 1])
   }
 
-  /// Two consent messages share their reason's ceiling (timed from the first one's delivery);
-  /// the closer deadline still goes first. (Found by this test: equal urgency fell back to
-  /// arrival order, so a consent due in 5 days waited behind one due in 10.)
-  @Test func theCloserDeadlineGoesFirstWhenCeilingsTie() {
-    var policy = session(on: .onboarding)
-    policy.deliver(message(1, .generic), at: 10)
-    policy.deliver(consent(2, deadline: 10 * day), at: 11)
-    policy.deliver(consent(3, deadline: 5 * day), at: 12)
-    #expect(policy.screen(.home, at: 100).shown == [3])
-    policy.succeed(3, at: 100)
-    #expect(policy.screen(.settings, at: 200).shown == [2])
-    policy.succeed(2, at: 200)
-    #expect(policy.screen(.home, at: 300).shown == [1])
+  /// A user who opens the app every three hours, with the deadline three weeks away: held
+  /// over the splash, an immersive screen and a paywall; shown on home, unforced. The only
+  /// timer is v1's consent ceiling (24 h, then 6 h of grace).
+  @Test func aFrequentUserIsHeldForACalmScreen() {
+    let gap = 3 * hour
+    var policy = user(opening: 8, every: gap)
+    let now = 8 * gap
+    let deadline = now + 21 * day
+    policy.activate(at: now + 0.5)
+    policy.screen(.launch, at: now + 1)
+    let hard = now + 2 + 30 * hour
+    #expect(policy.deliver(consent(1, deadline: deadline), at: now + 2) == Answer(wakeAt: hard))
+    #expect(policy.screen(.immersive, at: now + 10).shown.isEmpty)
+    #expect(policy.screen(.paywall, at: now + 400).shown.isEmpty)
+    #expect(policy.screen(.home, at: now + 450) == Answer(shown: [1]))
   }
 
-  /// The first-delivery time is persisted: a relaunch does not restart the wait (unlike
-  /// `screen-gate-ceiling`).
-  @Test func thePersistedCeilingSurvivesARelaunch() {
-    var policy = session(on: .immersive)
-    let hard = 10 + ceiling + grace
-    #expect(policy.deliver(consent(1), at: 10) == Answer(wakeAt: hard))
-    policy.deactivate(at: 10 * hour)
-    policy.terminate(at: 11 * hour)
-    #expect(policy.pendingIDs.isEmpty)
-    policy.launch(at: 12 * hour)
-    policy.screen(.launch, at: 12 * hour)
-    #expect(policy.deliver(consent(1), at: 12 * hour + 1) == Answer(wakeAt: hard))
-    policy.activate(at: 12 * hour + 2)
-    #expect(policy.screen(.immersive, at: 20 * hour).shown.isEmpty)
-    #expect(policy.screen(.immersive, at: 10 + ceiling) == Answer(shown: [1], forced: [1]))
+  /// Near the deadline the frequent user gets it at the first moment that is not onboarding,
+  /// a paywall or checkout: mid-match (or on the splash) when the timer fires; over the spared
+  /// kinds only at the next screen of another kind, whatever it is.
+  @Test(arguments: [ScreenKind.immersive, .launch, .paywall, .onboarding, .checkout])
+  func nearTheDeadlineTheFirstMomentTakesIt(kind: ScreenKind) {
+    let gap = 3 * hour
+    var policy = user(opening: 8, every: gap)
+    let now = 8 * gap
+    // Urgent in 12 h, before the 24 h ceiling.
+    let deadline = now + 2.5 * day
+    let urgentAt = deadline - near
+    policy.activate(at: now + 0.5)
+    policy.screen(kind, at: now + 1)
+    #expect(policy.deliver(consent(1, deadline: deadline), at: now + 2) == Answer(wakeAt: urgentAt))
+    let spared = kind == .onboarding || kind == .paywall || kind == .checkout
+    let atUrgency = policy.timer(at: urgentAt)
+    let hard = now + 2 + 30 * hour
+    #expect(atUrgency == (spared ? Answer(wakeAt: hard) : Answer(shown: [1], forced: [1])))
+    if spared {
+      #expect(policy.screen(kind, at: urgentAt + 30).shown.isEmpty)
+      #expect(policy.screen(.immersive, at: urgentAt + 60) == Answer(shown: [1], forced: [1]))
+    }
   }
 
-  /// The clock of a reason restarts once none of its messages is left (all were shown).
-  @Test func aReasonsClockRestartsOnceItsLastMessageIsShown() {
-    var policy = session(on: .home)
-    #expect(policy.deliver(consent(1), at: 10).shown == [1])
-    policy.succeed(1, at: 10)
-    policy.screen(.onboarding, at: 20)
-    #expect(policy.deliver(consent(2), at: 2 * day) == Answer(wakeAt: 2 * day + ceiling + grace))
-  }
-
-  /// ... but not while another message of the reason is still queued.
-  @Test func aReasonsClockIsKeptWhileOneOfItsMessagesWaits() {
-    var policy = session(on: .onboarding)
-    policy.deliver(consent(1), at: 10)
-    policy.deliver(consent(2), at: 20 * hour)
-    #expect(policy.screen(.home, at: 21 * hour).shown == [1])
-    #expect(policy.succeed(1, at: 21 * hour) == Answer(wakeAt: 10 + ceiling + grace))
-    policy.screen(.immersive, at: 22 * hour)
-    #expect(policy.screen(.immersive, at: 10 + ceiling) == Answer(shown: [2], forced: [2]))
-  }
-
-  /// Consent is due two days before its deadline when that comes before the ceiling. One
-  /// delivered already past due still gets its grace, from its arrival, to meet a boundary
-  /// (it is not forced over the onboarding screen it arrives on).
-  @Test func theDeadlineMarginBringsConsentForward() {
-    var policy = session(on: .onboarding)
-    let deadline = 100 + 1.9 * day
-    #expect(deadline - 2 * day < 100, "already past due at delivery")
-    #expect(policy.deliver(consent(1, deadline: deadline), at: 100) == Answer(wakeAt: 100 + grace))
-    #expect(policy.screen(.paywall, at: 200).shown.isEmpty)
-    #expect(policy.screen(.immersive, at: 300) == Answer(shown: [1], forced: [1]))
-  }
-
-  /// Two messages past ceiling + grace at once are both forced: the per-break limit holds
-  /// back regular and boundary-forced sheets, not overdue ones. (Found by this test: the
-  /// second waited, with no timer set, until the next screen change.)
-  @Test func everyOverdueMessageIsForcedMidScreen() {
-    var policy = session(on: .immersive)
-    policy.deliver(consent(1), at: 10)
-    policy.deliver(consent(2), at: 20)  // same reason: same clock
-    let hard = 10 + ceiling + grace
-    #expect(policy.timer(at: hard) == Answer(shown: [1, 2], forced: [1, 2]))
-  }
-
-  /// A message overdue after another was forced on the same screen is forced at its own
-  /// time. (Found by this test: the earlier forced sheet used up the break.)
-  @Test func aLaterOverdueMessageIsForcedOnTheSameScreen() {
-    var policy = session(on: .immersive)
-    policy.deliver(consent(1), at: 10)
-    policy.deliver(message(2, .billingIssue), at: 5 * hour)
-    let billingHard = 5 * hour + ceiling + grace
+  /// A fresh install (fewer than two opens remembered): nothing says the user comes back, so
+  /// the consent goes on the splash it is delivered on; one delivered during onboarding waits
+  /// through it and the paywall that follows, and takes the next screen, calm or not.
+  @Test func aFreshInstallTakesTheFirstMomentOutsideOnboarding() {
+    var onSplash = Harness(preset: "deadline-aware")
+    onSplash.launch(at: 0)
+    onSplash.screen(.launch, at: 0)
+    onSplash.activate(at: 0.5)
     #expect(
-      policy.timer(at: 10 + ceiling + grace) == Answer(shown: [1], forced: [1], wakeAt: billingHard)
-    )
-    #expect(policy.succeed(1, at: 10 + ceiling + grace) == Answer(wakeAt: billingHard))
-    #expect(policy.timer(at: billingHard) == Answer(shown: [2], forced: [2]))
+      onSplash.deliver(consent(1, deadline: 20 * day), at: 1) == Answer(shown: [1], forced: [1]))
+
+    var inOnboarding = Harness(preset: "deadline-aware")
+    inOnboarding.startSession(at: 0, on: .onboarding)
+    #expect(inOnboarding.deliver(consent(1, deadline: 20 * day), at: 2).shown.isEmpty)
+    #expect(inOnboarding.screen(.onboarding, at: 10).shown.isEmpty)
+    #expect(inOnboarding.screen(.paywall, at: 40).shown.isEmpty)
+    #expect(inOnboarding.screen(.immersive, at: 60) == Answer(shown: [1], forced: [1]))
   }
 
-  @Test func aFailureIsRetriedAtTheNextSceneActivation() {
-    var policy = session(on: .home)
-    #expect(policy.deliver(message(1, .generic), at: 10).shown == [1])
-    policy.fail(1, .noActiveScene, at: 10)
-    policy.deactivate(at: 11)
-    #expect(policy.activate(at: 20).shown == [1])
-  }
-
-  @Test func nothingWithoutAnActiveScene() {
-    var policy = Harness(preset: "deadline-aware")
+  /// With `minimum_opens` 0 the history is trusted from the start: a fresh install's consent
+  /// waits for a calm screen like a frequent user's (only the near deadline makes it urgent).
+  @Test func withoutAMinimumHistoryAFreshInstallWaits() {
+    var configuration = PolicyConfiguration.deadlineAware
+    configuration.urgentConsent?.minimumOpens = 0
+    var policy = Harness(configuration)
     policy.launch(at: 0)
-    policy.screen(.home, at: 0.1)
-    #expect(policy.deliver(message(1, .generic), at: 0.2).shown.isEmpty)
-    #expect(policy.activate(at: 0.5).shown == [1])
+    policy.screen(.launch, at: 0)
+    policy.activate(at: 0.5)
+    let answer = policy.deliver(consent(1, deadline: 2.5 * day), at: 1)
+    #expect(answer == Answer(wakeAt: 0.5 * day))
+    #expect(policy.screen(.immersive, at: 40).shown.isEmpty)
+    #expect(policy.timer(at: 0.5 * day) == Answer(shown: [1], forced: [1]))
   }
 
-  @Test func deduplicatesAndShowsUnknownReasons() {
-    var policy = session(on: .onboarding)
-    policy.deliver(message(1, .unknown(rawValue: 5)), at: 10)
-    policy.deliver(message(1, .unknown(rawValue: 5)), at: 11)
-    #expect(policy.pendingIDs == [1])
-    // An unknown reason falls back to the generic ceiling.
-    #expect(policy.pending(1)?.reason == .unknown(rawValue: 5))
-    #expect(policy.screen(.home, at: 20).shown == [1])
-  }
-}
+  /// The record is the app's own and survives a relaunch: a frequent user relaunching is not
+  /// a fresh install. A long absence makes a queued consent urgent at the resume that ends it.
+  @Test func theHistorySurvivesARelaunchAndALongAbsenceCounts() {
+    let gap = 3 * hour
+    var relaunched = user(opening: 8, every: gap)
+    relaunched.terminate(at: 8 * gap - 10)
+    relaunched.launch(at: 8 * gap)
+    relaunched.screen(.launch, at: 8 * gap)
+    relaunched.activate(at: 8 * gap + 0.5)
+    #expect(relaunched.deliver(consent(1, deadline: 30 * day), at: 8 * gap + 1).shown.isEmpty)
 
-extension Harness {
-  /// The queued message with this id, if any.
-  func pending(_ id: MessageID) -> Message? { coordinator.pending.first { $0.id == id } }
+    var away = user(opening: 8, every: gap)
+    let now = 8 * gap
+    away.activate(at: now)
+    away.screen(.immersive, at: now + 1)
+    // Urgent two days before the deadline, in a day.
+    let answer = away.deliver(consent(1, deadline: now + 3 * day), at: now + 2)
+    #expect(answer == Answer(wakeAt: now + day))
+    away.deactivate(at: now + 100)
+    // Away 20 h: 3 × 20 h is more than the 52 h left. Back on the same match, before the
+    // ceiling (24 h) and before the day is up.
+    #expect(away.activate(at: now + 20 * hour) == Answer(shown: [1], forced: [1]))
+  }
+
+  /// Other reasons keep v1's rules: a billing issue on a match waits for a calm screen even on
+  /// a fresh install.
+  @Test func otherReasonsAreNeverUrgent() {
+    var policy = Harness(preset: "deadline-aware")
+    policy.startSession(at: 0, on: .immersive)
+    #expect(policy.deliver(message(1, .billingIssue), at: 2).shown.isEmpty)
+    #expect(policy.screen(.home, at: 400) == Answer(shown: [1]))
+  }
+
+  /// Two urgent consents on one calm screen both go: the per-break limit does not hold back an
+  /// urgent one, which is then a fallback (forced).
+  @Test func urgentConsentsPassThePerBreakLimit() {
+    var policy = Harness(preset: "deadline-aware")
+    policy.startSession(at: 0, on: .home)
+    #expect(policy.deliver(consent(1, deadline: 20 * day), at: 2) == Answer(shown: [1]))
+    #expect(
+      policy.deliver(consent(2, deadline: 21 * day), at: 3) == Answer(shown: [2], forced: [2]))
+  }
 }

@@ -18,14 +18,14 @@ func issues(_ value: ConfigValue, at path: String = "$.policies[0]") -> [ConfigI
 
 @Suite("Policy catalog and policy files")
 struct PolicyCatalogTests {
-  /// The eight of the design, each older SDK release or weaker assumption after the preset
-  /// it varies.
+  /// The eight of the design, each older SDK release, earlier version of ours or weaker
+  /// assumption after the preset it varies.
   @Test func presetsAreTheDesignsInOrderWithTheirVariants() {
     #expect(
       PolicyCatalog.presetNames == [
         "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual",
         "revenuecat-manual", "revenuecat-manual-legacy", "openiap", "never", "deadline-aware",
-        "deadline-blind",
+        "deadline-aware-v1", "deadline-blind",
       ])
   }
 

@@ -10,8 +10,8 @@ import Testing
 /// only; only queued messages, as issued, are displayed; no display without an active scene
 /// where the policy checks for one; RevenueCat never displays an unknown reason; the
 /// screen-gate policies display unforced only with the article's `canPresent` true (and
-/// plain screen-gate never forces); deadline-aware displays unforced only on home, settings
-/// or content, at most one per break; a sequential batch has one display in flight; FIFO in
+/// plain screen-gate never forces); both deadline-aware versions display unforced only on
+/// home, settings or content, at most one per break; a sequential batch has one display in flight; FIFO in
 /// arrival order for arrival-ordered presets; conservation: every message delivered to the
 /// process and not displayed is queued (except after a call of `revenuecat-manual-legacy`,
 /// which empties the queue), every other one is awaiting redelivery. And:
@@ -34,7 +34,8 @@ import Testing
 /// | revenuecat-manual-legacy | nothing displayed | all but unknown and win-back displayed |
 /// | openiap | all displayed (retry timer, one at a time) | all displayed |
 /// | never | nothing displayed | nothing ever displayed, all still queued |
-/// | deadline-aware, deadline-blind | all displayed (forced at ceiling + grace) | all displayed |
+/// | deadline-aware | all displayed (urgent consent, or forced at ceiling + grace) | all displayed |
+/// | deadline-aware-v1, deadline-blind | all displayed (forced at ceiling + grace) | all displayed |
 @Suite("Policy properties over random lives")
 struct PolicyPropertyTests {
   /// Random lives per preset: 500 by default, so the suite stays fast in a debug build (an
@@ -94,7 +95,7 @@ struct PolicyPropertyTests {
     #expect(coverage.issued > 3 * Int(Self.lives) && coverage.lost > Int(Self.lives) / 10)
     switch name {
     case "never": #expect(coverage.displays == 0)
-    case "screen-gate-ceiling", "deadline-aware", "deadline-blind":
+    case "screen-gate-ceiling", "deadline-aware", "deadline-aware-v1", "deadline-blind":
       #expect(coverage.forced > Int(Self.lives) / 10)
     case "adapty-manual": #expect(coverage.refused > 10 && coverage.duplicatesIgnored > 100)
     default: #expect(coverage.displays > 3 * Int(Self.lives) && coverage.forced == 0)
@@ -106,7 +107,7 @@ struct PolicyPropertyTests {
     let label = "seed \(driver.seed) \(driver.name) after the immersive phase"
     let left = driver.outstandingIDs
     switch driver.name {
-    case "storekit-auto", "openiap", "deadline-aware", "deadline-blind":
+    case "storekit-auto", "openiap", "deadline-aware", "deadline-aware-v1", "deadline-blind":
       // Shown at activation / by the retry timer / forced once past ceiling and grace.
       return left.isEmpty ? [] : ["\(label): \(left) never displayed"]
     case "screen-gate-ceiling":

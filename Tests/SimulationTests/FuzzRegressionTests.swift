@@ -58,7 +58,7 @@ struct FuzzRegressionTests {
   /// misspelled key each took 10.7 s (400 µs per suggestion). Policies now share the file's
   /// budget: the first misspellings get a suggestion, those after it is spent a list.
   @Test func policySuggestionsShareTheFileBudget() {
-    // One unit per candidate: `name`, `preset` and every policy key.
+    // One unit per candidate name: `name`, `preset` and every policy key.
     let candidates = PolicyConfiguration.keys.count + 2
     var budget = candidates
     let first = PolicyCatalog.definition(

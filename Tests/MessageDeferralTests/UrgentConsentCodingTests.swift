@@ -1,0 +1,83 @@
+import MessageDeferral
+import Testing
+
+/// The policy key `urgent_consent` read from policy objects: partial objects over the
+/// preset's rule (what a sweep writes), `null`, and every mistake reported with its path.
+@Suite("urgent_consent key")
+struct UrgentConsentCodingTests {
+  func read(_ members: [(String, ConfigValue)]) throws -> PolicyConfiguration {
+    try PolicyCatalog.definition(from: policyObject("custom", members), at: "$").get()
+      .configuration
+  }
+
+  func urgent(_ members: [(String, ConfigValue)]) -> ConfigValue {
+    .object(members.map { ConfigValue.Member(key: $0.0, value: $0.1) })
+  }
+
+  @Test func aPartialObjectKeepsThePresetsOtherValues() throws {
+    let configuration = try read([
+      ("preset", .string("deadline-aware")),
+      ("urgent_consent", urgent([("return_factor", .number(5))])),
+    ])
+    var expected = try #require(PolicyConfiguration.deadlineAware.urgentConsent)
+    expected.returnFactor = 5
+    #expect(configuration.urgentConsent == expected)
+  }
+
+  @Test func withoutAPresetMissingKeysTakeTheDefaults() throws {
+    let configuration = try read([
+      ("urgent_consent", urgent([("near_deadline", .string("1d")), ("spares", .array([]))]))
+    ])
+    var expected = UrgentConsent.defaults
+    expected.nearDeadline = 86400
+    expected.spares = []
+    #expect(configuration.urgentConsent == expected)
+    #expect(try read([]).urgentConsent == nil)
+  }
+
+  @Test func nullTurnsTheRuleOff() throws {
+    let configuration = try read([
+      ("preset", .string("deadline-aware")), ("urgent_consent", .null),
+    ])
+    #expect(configuration.urgentConsent == nil)
+  }
+
+  @Test func everyMistakeIsReportedWithItsPath() {
+    let value = policyObject(
+      "custom",
+      [
+        (
+          "urgent_consent",
+          urgent([
+            ("near_deadline", .string("-1d")), ("return_factor", .string("3")),
+            ("remembered_opens", .number(1)), ("spares", .array([.string("onboardin")])),
+            ("risk", .number(0.1)),
+          ])
+        )
+      ])
+    let paths = issues(value).map(\.path)
+    #expect(
+      paths == [
+        "$.policies[0].urgent_consent.risk",
+        "$.policies[0].urgent_consent.near_deadline",
+        "$.policies[0].urgent_consent.return_factor",
+        "$.policies[0].urgent_consent.remembered_opens",
+        "$.policies[0].urgent_consent.spares[0]",
+      ])
+    #expect(issues(policyObject("custom", [("urgent_consent", .number(3))])).count == 1)
+  }
+
+  /// `minimum_opens` above `remembered_opens` would keep every consent urgent forever.
+  @Test func minimumOpensMayNotExceedRememberedOpens() {
+    let value = policyObject(
+      "custom",
+      [
+        ("preset", .string("deadline-aware")),
+        (
+          "urgent_consent",
+          urgent([("remembered_opens", .number(3)), ("minimum_opens", .number(4))])
+        ),
+      ])
+    #expect(issues(value).map(\.path) == ["$.policies[0].urgent_consent.minimum_opens"])
+  }
+}
