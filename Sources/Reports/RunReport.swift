@@ -23,9 +23,10 @@ public struct RunReport: Sendable {
 
   var policyNames: [String] { result.policies.map(\.name) }
 
-  /// Mean and interval of one metric for one policy over the replications that have data.
+  /// Mean and interval of one metric for one policy over the replications that have data,
+  /// kept inside the metric's ``Metric/range``.
   public func interval(policy: Int, metric: Int) -> MeanInterval? {
-    MeanInterval(values: values[policy][metric].compactMap { $0 })
+    MeanInterval(values: values[policy][metric].compactMap { $0 }, range: Metric.all[metric].range)
   }
 
   public var summary: CSVTable {
@@ -61,7 +62,7 @@ public struct RunReport: Sendable {
             differences.append(value - reference)
           }
         }
-        let interval = MeanInterval(values: differences)
+        let interval = MeanInterval(values: differences, range: metric.differenceRange)
         table.append([
           .text(name), .text(baseline), .text(metric.name), .number(interval?.mean),
           .number(interval?.low), .number(interval?.high), .integer(interval?.count ?? 0),
@@ -135,6 +136,7 @@ public struct RunReport: Sendable {
     [
       ("summary.csv", summary), ("paired.csv", paired), ("by-screen.csv", byScreen),
       ("by-reason.csv", byReason), ("replications.csv", replications),
+      ("decision.csv", Decision(self).table),
     ]
   }
 }
