@@ -59,24 +59,41 @@ extension Decision {
         "Against the runner-up \(names[order[1]]): \(amount(difference.mean, unit, signed: true)) "
           + "\(bracket(difference)), paired over \(replications) replications on the same users.")
     }
-    sentences.append(
-      "Probability \(names[best]) is best: \(TerminalTable.fixed(probability[best] * 100, 0))% "
-        + "(share of \(resamples) paired bootstrap resamples of the \(replications) "
-        + "replications in which it has the highest mean value).")
-    if !tied.isEmpty {
+    let method =
+      "share of \(resamples) paired bootstrap resamples of the \(replications) replications in "
+      + "which it has the highest mean value"
+    if tied.isEmpty {
       sentences.append(
-        "\(list(([best] + tied).map { names[$0] })): indistinguishable here, difference within "
-          + "±\(amount(widest, unit)).")
+        "Probability \(names[best]) is best: \(percent(probability[best])) (\(method)).")
+    } else {
+      let group = tied.reduce(probability[best]) { $0 + probability[$1] }
+      sentences.append(
+        "Probability \(names[best]) is best: \(percent(probability[best])); that one of "
+          + "\(list(([best] + tied).map { names[$0] })) is: \(percent(group)) (\(method); "
+          + "ties share a resample).")
+      sentences.append(
+        "\(list(([best] + tied).map { names[$0] })): indistinguishable here, "
+          + (widest == 0
+            ? "identical value in every replication."
+            : "difference within ±\(amount(widest, unit))."))
     }
-    if let base = names.firstIndex(of: report.baseline), base != best {
-      sentences.append(baselineSentence(report, best: best, base: base, model: model))
+    // What choosing it is worth: against the baseline, or (when it is the baseline) against
+    // the best policy it is shown better than.
+    let base = names.firstIndex(of: report.baseline)
+    let other =
+      base.flatMap { tied.contains($0) || $0 == best ? nil : $0 }
+      ?? order.first { $0 != best && !tied.contains($0) }
+    if let other {
+      let label = other == base ? "the baseline" : "the best separated alternative"
+      sentences.append(
+        costSentence(report, best: best, other: other, label: label, model: model))
     }
     return (rows, sentences)
   }
 
-  /// What the recommendation is worth against the baseline, and its parts.
-  static func baselineSentence(
-    _ report: RunReport, best: Int, base: Int, model: ValueModel
+  /// What the recommendation is worth against `other`, and its parts.
+  static func costSentence(
+    _ report: RunReport, best: Int, other base: Int, label: String, model: ValueModel
   ) -> String {
     let names = report.result.policies.map(\.name)
     let unit = "\(model.unit) per 1,000 users"
@@ -94,8 +111,8 @@ extension Decision {
         "\(part.label) \(amount($0.mean, model.unit, signed: true))"
       }
     }
-    guard let total else { return "Against the baseline \(names[base]): no data." }
-    return "Against the baseline \(names[base]): \(amount(total.mean, unit, signed: true)) "
+    guard let total else { return "Against \(label) \(names[base]): no data." }
+    return "Against \(label) \(names[base]): \(amount(total.mean, unit, signed: true)) "
       + "\(bracket(total))" + (pieces.isEmpty ? "" : " (\(pieces.joined(separator: ", ")))")
       + "."
   }

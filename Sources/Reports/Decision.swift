@@ -77,6 +77,9 @@ public struct Decision: Sendable {
     return "[\(number(interval.low)), \(number(interval.high))]"
   }
 
+  /// A share as a whole percentage: `87%`.
+  static func percent(_ share: Double) -> String { TerminalTable.fixed(share * 100, 0) + "%" }
+
   /// "a", "a and b", "a, b and c".
   static func list(_ names: [String]) -> String {
     guard names.count > 1 else { return names.first ?? "" }
