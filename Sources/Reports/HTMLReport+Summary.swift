@@ -65,7 +65,7 @@ extension HTMLReport {
   /// The summary's sentences, as HTML (names escaped, policy names in `<strong>`).
   static func summarySentences(_ data: _ReportData) -> [String] {
     let onboarding = "onboarding_interruption_rate"
-    let hold = "consent_hold_p50_s"
+    let hold = "consent_hold_p99_s"
     let miss = "consent_deadline_miss_rate"
     func name(_ policy: Int) -> String { "<strong>\(Chart.escape(data.names[policy]))</strong>" }
     func value(_ policy: Int, _ metric: String) -> String? {
@@ -102,7 +102,9 @@ extension HTMLReport {
         "\(name(focus)) interrupts onboarding in \(focusRate) of runs against "
         + "\(baseRate) for \(name(base))"
       if let focusHold = value(focus, hold), let baseHold = value(base, hold) {
-        sentence += ", holding consent messages a median of \(focusHold) against \(baseHold)"
+        sentence +=
+          ", with a 99th-percentile consent hold (the wait the policy adds) of \(focusHold) "
+          + "against \(baseHold)"
       }
       sentences.append(sentence + ".")
       if let difference = data.paired(focus, onboarding), difference.count > 1 {
