@@ -43,8 +43,13 @@ struct _ReportData {
         differences.append(value - reference)
       }
     }
-    return MeanInterval(values: differences)
+    return MeanInterval(values: differences, range: Metric.all[metric].differenceRange)
   }
+
+  /// The default front's metrics: onboarding interruptions against consent deadlines missed
+  /// (both rates that policies move; consent p99 latency ties policies that show consent).
+  static let frontX = "onboarding_interruption_rate"
+  static let frontY = "consent_deadline_miss_rate"
 
   /// The unit of metric `name` (`ratio`, `seconds`, `count`...).
   static func unit(_ name: String) -> String {
@@ -83,7 +88,8 @@ extension HTMLReport {
   /// take (nothing is negative; a ratio is at most 100%), as a t-interval over few
   /// replications can cross them.
   static func valueText(_ interval: MeanInterval, unit: String) -> (mean: String, range: String) {
-    let low = Swift.max(0, interval.low)
+    // Values (unit "value", in the user's units) can be negative; nothing else can.
+    let low = unit == "value" ? interval.low : Swift.max(0, interval.low)
     switch unit {
     case "ratio":
       let digits = interval.mean == 0 || interval.mean >= 0.01 ? 1 : 2

@@ -65,7 +65,7 @@ extension HTMLReport {
   /// The summary's sentences, as HTML (names escaped, policy names in `<strong>`).
   static func summarySentences(_ data: _ReportData) -> [String] {
     let onboarding = "onboarding_interruption_rate"
-    let p99 = "consent_latency_p99_s"
+    let hold = "consent_hold_p99_s"
     let miss = "consent_deadline_miss_rate"
     func name(_ policy: Int) -> String { "<strong>\(Chart.escape(data.names[policy]))</strong>" }
     func value(_ policy: Int, _ metric: String) -> String? {
@@ -74,27 +74,37 @@ extension HTMLReport {
       }
     }
     var sentences: [String] = []
-    let front = data.paretoFront(x: onboarding, y: p99)
+    let front = data.paretoFront(x: onboarding, y: miss)
     // The policy to talk about: on the front, fewest onboarding interruptions, not the baseline.
     // (When the baseline is alone on the front, compare it with the best of the others.)
     let others = front.filter { $0 != data.baseline }
     let candidates = (others.isEmpty ? Array(data.names.indices) : others).filter {
       $0 != data.baseline && data.interval($0, onboarding) != nil
     }
-    let focus = candidates.min { a, b in
+    // With a value section, the recommended policy (unless it is the baseline).
+    let decision = Decision(data.report)
+    let recommended =
+      decision.basis == "value"
+      ? decision.rows.first.flatMap { data.names.firstIndex(of: $0.policy) }
+      : nil
+    let fallback = candidates.min { a, b in
       let left = data.interval(a, onboarding)!.mean
       let right = data.interval(b, onboarding)!.mean
       if left != right { return left < right }
-      return (data.interval(a, p99)?.mean ?? .infinity) < (data.interval(b, p99)?.mean ?? .infinity)
+      return (data.interval(a, miss)?.mean ?? .infinity)
+        < (data.interval(b, miss)?.mean ?? .infinity)
     }
+    let focus = recommended.flatMap { $0 == data.baseline ? nil : $0 } ?? fallback
     if let focus, let base = data.baseline, let focusRate = value(focus, onboarding),
       let baseRate = value(base, onboarding)
     {
       var sentence =
         "\(name(focus)) interrupts onboarding in \(focusRate) of runs against "
         + "\(baseRate) for \(name(base))"
-      if let focusLatency = value(focus, p99), let baseLatency = value(base, p99) {
-        sentence += ", at a consent p99 latency of \(focusLatency) against \(baseLatency)"
+      if let focusHold = value(focus, hold), let baseHold = value(base, hold) {
+        sentence +=
+          ", with a 99th-percentile consent hold (the wait the policy adds) of \(focusHold) "
+          + "against \(baseHold)"
       }
       sentences.append(sentence + ".")
       if let difference = data.paired(focus, onboarding), difference.count > 1 {
@@ -116,15 +126,7 @@ extension HTMLReport {
             + "horizon (\(Chart.escape(data.names[base])): \(baseMiss)).")
       }
     }
-    if !front.isEmpty {
-      let list = front.map(name).joined(separator: ", ")
-      sentences.append(
-        front.count == 1
-          ? "\(list) alone is on the Pareto front: no other policy is as good on both "
-            + "onboarding interruptions and consent p99 latency."
-          : "On the Pareto front (no other policy better on both onboarding interruptions and "
-            + "consent p99 latency): \(list).")
-    }
+    sentences += Decision.frontSentences(data.report).map(Chart.escape)
     let silent = data.names.indices.filter {
       data.pooled[$0].issued[0] > 0 && data.pooled[$0].displayed[0] == 0
     }

@@ -19,12 +19,15 @@ extension HTMLReport {
       let yLabel =
         [
           "consent_latency_p99_s": "Consent latency p99", "consent_hold_p99_s": "Consent hold p99",
+          "consent_deadline_miss_rate": "Consent deadlines missed",
         ][outcome.tradeOffMetric] ?? outcome.tradeOffMetric
+      let yUnit = Metric.named(outcome.tradeOffMetric)?.unit ?? "seconds"
       sections.append(
         figure(
           id: "tradeoff", heading: "The trade-off over the grid",
           svg: tradeOffChart(
-            outcome.tradeOff, id: "sweep-tradeoff", labelLimit: 12, yLabel: yLabel),
+            outcome.tradeOff, id: "sweep-tradeoff", labelLimit: 12, yLabel: yLabel,
+            yUnit: yUnit),
           caption:
             "Onboarding runs interrupted against \(Chart.escape(yLabel.lowercased())), one point "
             + "per grid point "

@@ -20,8 +20,10 @@ public struct TradeOffPoint: Sendable, Equatable {
 }
 
 extension HTMLReport {
-  /// The trade-off plot as SVG: onboarding interruption rate (x, linear, %) against a duration
-  /// (y, log time; consent p99 latency unless `yLabel` names another), one point per entry with both 95% intervals as error bars,
+  /// The trade-off plot as SVG: onboarding interruption rate (x, linear, %) against the y
+  /// metric: a duration on a log time axis (`yUnit` "seconds", consent p99 latency unless
+  /// `yLabel` names another) or a rate on a linear % axis (`yUnit` "ratio"), one point per
+  /// entry with both 95% intervals as error bars,
   /// the Pareto front (on the means; lower is better on both) drawn as a staircase, its
   /// points filled and the dominated ones hollow.
   ///
@@ -31,7 +33,7 @@ extension HTMLReport {
   /// - Complexity: O(n²) in the number of points (the front).
   public static func tradeOffChart(
     _ points: [TradeOffPoint], id: String = "tradeoff-chart", labelLimit: Int = 12,
-    yLabel: String = "Consent latency p99"
+    yLabel: String = "Consent latency p99", yUnit: String = "seconds"
   ) -> String {
     let width = 960.0
     let front = Set(paretoFront(points.map { ($0.onboarding.mean, $0.duration.mean) }))
@@ -44,23 +46,45 @@ extension HTMLReport {
     let right = largestRate > 0 ? Chart.niceDomain(min: 0, max: largestRate * 100, count: 6).1 : 1
     // A little room left of 0 so points at 0% sit off the axis line.
     let x = LinearScale(domain: (-right / 50, right), range: (frame.plotLeft, frame.plotRight))
-    let positive = points.flatMap { [$0.duration.mean, $0.duration.low] }.filter { $0 > 0 }
-    let smallest = positive.min() ?? 60
-    let largest = Swift.max(points.map(\.duration.high).max() ?? 3600, smallest * 1.01)
-    let yLow = smallest / 1.5
-    let yHigh = largest * 1.5
-    let y = LogScale(domain: (yLow, yHigh), range: (frame.plotBottom, frame.plotTop))
+    let yPosition: (Double) -> Double
+    let yClamped: (Double) -> Double
+    // The smallest y value a whisker reaches down to.
+    let yFloor: Double
+    if yUnit == "ratio" {
+      let largest = points.map { Swift.min(1, $0.duration.high) }.max() ?? 0
+      let top = largest > 0 ? Chart.niceDomain(min: 0, max: largest * 100, count: 6).1 : 1
+      let scale = LinearScale(domain: (-top / 50, top), range: (frame.plotBottom, frame.plotTop))
+      yPosition = { scale($0 * 100) }
+      yClamped = { scale.clamped($0 * 100) }
+      yFloor = 0
+      let decimals = Chart.tickDecimals(min: 0, max: top, count: 6)
+      canvas.leftAxis(
+        frame: frame,
+        ticks: Chart.niceTicks(min: 0, max: top, count: 6).map {
+          AxisTick(position: scale($0), label: Chart.fixed($0, decimals) + "%")
+        }, title: "\(yLabel) (lower is better)")
+    } else {
+      let positive = points.flatMap { [$0.duration.mean, $0.duration.low] }.filter { $0 > 0 }
+      let smallest = positive.min() ?? 60
+      let largest = Swift.max(points.map(\.duration.high).max() ?? 3600, smallest * 1.01)
+      let yLow = smallest / 1.5
+      let yHigh = largest * 1.5
+      let scale = LogScale(domain: (yLow, yHigh), range: (frame.plotBottom, frame.plotTop))
+      yPosition = { scale($0) }
+      yClamped = { scale.clamped($0) }
+      yFloor = yLow
+      canvas.leftAxis(
+        frame: frame,
+        ticks: Chart.durationTicks(min: yLow, max: yHigh, count: 7).map {
+          AxisTick(position: scale($0), label: Chart.durationTickLabel($0))
+        }, title: "\(yLabel), log scale (lower is better)")
+    }
     let xDecimals = Chart.tickDecimals(min: 0, max: right, count: 6)
     canvas.bottomAxis(
       frame: frame,
       ticks: Chart.niceTicks(min: 0, max: right, count: 6).map {
         AxisTick(position: x($0), label: Chart.fixed($0, xDecimals) + "%")
       }, title: "Onboarding runs interrupted (lower is better)")
-    canvas.leftAxis(
-      frame: frame,
-      ticks: Chart.durationTicks(min: yLow, max: yHigh, count: 7).map {
-        AxisTick(position: y($0), label: Chart.durationTickLabel($0))
-      }, title: "\(yLabel), log scale (lower is better)")
     canvas.text(
       "↙ better on both", x: frame.plotLeft + 10, y: frame.plotBottom - 10, classes: "hint")
 
@@ -73,7 +97,7 @@ extension HTMLReport {
       var d = ""
       for (step, index) in stairs.enumerated() {
         let px = Chart.coordinate(x(points[index].onboarding.mean * 100))
-        let py = Chart.coordinate(y(points[index].duration.mean))
+        let py = Chart.coordinate(yPosition(points[index].duration.mean))
         d += step == 0 ? "M\(px) \(py)" : " H\(px) V\(py)"
       }
       canvas.path(d, classes: "front", title: "Pareto front")
@@ -84,11 +108,11 @@ extension HTMLReport {
         ], x: frame.plotLeft, y: 6, maxWidth: frame.plotWidth)
     }
 
-    let positions = points.map { (x: x($0.onboarding.mean * 100), y: y($0.duration.mean)) }
+    let positions = points.map { (x: x($0.onboarding.mean * 100), y: yPosition($0.duration.mean)) }
     let tooltips = points.indices.map { index in
       "\(points[index].label): onboarding "
         + "\(inlineValue(points[index].onboarding, unit: "ratio")), \(yLabel.lowercased()) "
-        + "\(inlineValue(points[index].duration, unit: "seconds"))"
+        + "\(inlineValue(points[index].duration, unit: yUnit))"
         + (front.contains(index) ? " (Pareto front)" : "")
     }
     for (index, point) in points.enumerated() {
@@ -102,8 +126,8 @@ extension HTMLReport {
         canvas.line(x1: xLow, y1: py - 4, x2: xLow, y2: py + 4, classes: "")
         canvas.line(x1: xHigh, y1: py - 4, x2: xHigh, y2: py + 4, classes: "")
       }
-      let yLowPosition = y.clamped(Swift.max(yLow, point.duration.low))
-      let yHighPosition = y.clamped(point.duration.high)
+      let yLowPosition = yClamped(Swift.max(yFloor, point.duration.low))
+      let yHighPosition = yClamped(point.duration.high)
       if yLowPosition - yHighPosition > 0.5 {
         canvas.line(x1: px, y1: yLowPosition, x2: px, y2: yHighPosition, classes: "")
         canvas.line(x1: px - 4, y1: yLowPosition, x2: px + 4, y2: yLowPosition, classes: "")
@@ -215,43 +239,46 @@ extension HTMLReport {
         classes: "point-label" + (label.onFront ? " on-front" : " dominated"))
     }
     return canvas.svg(
-      title: "Trade-off: onboarding interruptions against consent p99 latency",
-      description: "One point per policy: x is the share of onboarding runs interrupted, y the "
-        + "99th percentile of consent latency (log scale), with 95% intervals; the Pareto front "
-        + "is drawn as a dashed staircase.",
+      title: "Trade-off: onboarding interruptions against \(yLabel.lowercased())",
+      description: "One point per policy: x is the share of onboarding runs interrupted, y "
+        + "\(yLabel.lowercased())\(yUnit == "ratio" ? "" : " (log scale)"), with 95% intervals; "
+        + "the Pareto front is drawn as a dashed staircase.",
       id: id)
   }
 
   static func tradeOffSection(_ data: _ReportData) -> String {
+    let (xMetric, yMetric) = (_ReportData.frontX, _ReportData.frontY)
     var points: [TradeOffPoint] = []
     var missing: [String] = []
     for (policy, name) in data.names.enumerated() {
-      if let onboarding = data.interval(policy, "onboarding_interruption_rate"),
-        let latency = data.interval(policy, "consent_latency_p99_s")
+      if let onboarding = data.interval(policy, xMetric), let miss = data.interval(policy, yMetric)
       {
         points.append(
-          TradeOffPoint(label: name, series: policy, onboarding: onboarding, duration: latency))
+          TradeOffPoint(label: name, series: policy, onboarding: onboarding, duration: miss))
       } else {
         missing.append(name)
       }
     }
     guard !points.isEmpty else { return "" }
     var caption =
-      "Each point is a policy: the share of onboarding runs interrupted against the 99th "
-      + "percentile of consent latency, means over \(data.replications) replications with 95% "
-      + "intervals as error bars. Lower left is better. Filled points are on the Pareto front "
-      + "(no other policy is better on both)"
-      + (data.paretoFront(x: "onboarding_interruption_rate", y: "consent_latency_p99_s").count > 1
+      "Each point is a policy: the share of onboarding runs interrupted against the share of "
+      + "consent deadlines missed (renewals that came before the price-increase consent was "
+      + "shown), means over \(data.replications) replications with 95% intervals as error bars. "
+      + "Lower left is better. Filled points are on the Pareto front (no other policy is better "
+      + "on both)"
+      + (data.paretoFront(x: xMetric, y: yMetric).count > 1
         ? ", joined by the dashed staircase" : "")
       + "; hollow points are beaten by a front policy on one metric and matched or beaten on the "
-      + "other."
+      + "other. Consent latency and hold (the delay a policy adds) are in the consent table."
     if !missing.isEmpty {
       caption +=
-        " Not plotted, for lack of data (no consent message displayed, or no onboarding run): "
-        + missing.map { "<code>\(Chart.escape($0))</code>" }.joined(separator: ", ") + "."
+        " Not plotted, for lack of data (no consent deadline in the horizon, or no onboarding "
+        + "run): " + missing.map { "<code>\(Chart.escape($0))</code>" }.joined(separator: ", ")
+        + "."
     }
     return figure(
       id: "tradeoff", heading: "The trade-off: onboarding against consent",
-      svg: tradeOffChart(points), caption: caption)
+      svg: tradeOffChart(points, yLabel: "Consent deadlines missed", yUnit: "ratio"),
+      caption: caption)
   }
 }

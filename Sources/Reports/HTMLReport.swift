@@ -3,11 +3,11 @@ import Foundation
 /// `report.html`: a run's results as one self-contained page for people who would rather look
 /// than read CSVs.
 ///
-/// The page holds a header (scenario, users, replications, seed, version, date, wall time), a
-/// plain-language summary generated from the numbers, the headline table with intervals and
+/// The page holds a header (scenario, users, replications, seed, version, date, wall time), the
+/// recommendation (``Decision``), a plain-language summary generated from the numbers, the headline table with intervals and
 /// the best value per column marked, the empirical CDF of consent latency per policy, grouped
 /// interruption bars per screen kind with 95% whiskers, the trade-off between onboarding
-/// interruptions and consent p99 latency with its Pareto front, and fallback-fired and
+/// interruptions and consent deadlines missed with its Pareto front, and fallback-fired and
 /// display-failure counts.
 ///
 /// **Self-contained.** Inline CSS and SVG only: no JavaScript, no fonts, images or styles from
@@ -32,6 +32,7 @@ public enum HTMLReport {
     let data = _ReportData(report)
     var sections: [String] = []
     sections.append(header(data, manifest: manifest))
+    sections.append(decisionSection(data))
     sections.append(summarySection(data))
     sections.append(headlineSection(data))
     sections.append(consentSection(data))

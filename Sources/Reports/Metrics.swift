@@ -13,78 +13,81 @@ public struct Metric: Sendable {
   public var value: @Sendable (Tally, Scenario) -> Double?
 
   /// Every metric, in report order.
-  public static let all: [Metric] = [
-    Metric(
-      name: "onboarding_interruption_rate",
-      definition: "onboarding runs with at least one sheet over an onboarding screen, "
-        + "out of runs started", unit: "ratio", lowerIsBetter: true
-    ) { tally, _ in ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) },
-    Metric(
-      name: "onboarding_completion_rate",
-      definition: "new users who completed onboarding by the horizon, out of those who started",
-      unit: "ratio", lowerIsBetter: false
-    ) { tally, _ in ratio(tally.newUsersCompleted, tally.newUsersOnboarding) },
-    kindRate(.paywall), kindRate(.checkout), kindRate(.immersive),
-    Metric(
-      name: "consent_latency_mean_s",
-      definition: "mean time from first issuance to display of price-increase consent messages "
-        + "displayed by the horizon", unit: "seconds", lowerIsBetter: true
-    ) { tally, _ in
-      tally.displayed[0] > 0
-        ? Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0]) : nil
-    },
-    quantile("consent_latency_p50_s", lane: 0, 0.50, "median consent latency"),
-    quantile("consent_latency_p90_s", lane: 0, 0.90, "90th percentile of consent latency"),
-    quantile("consent_latency_p99_s", lane: 0, 0.99, "99th percentile of consent latency"),
-    hold("consent_hold_p50_s", 0.50, "median"),
-    hold("consent_hold_p90_s", 0.90, "90th percentile"),
-    hold("consent_hold_p99_s", 0.99, "99th percentile"),
-    Metric(
-      name: "consent_deadline_miss_rate",
-      definition: "consent messages not displayed by their deadline (renewal), out of those "
-        + "whose deadline fell within the horizon", unit: "ratio", lowerIsBetter: true
-    ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) },
-    quantile("billing_latency_p90_s", lane: 1, 0.90, "90th percentile of billing-issue latency"),
-    count("fallback_fired", "messages shown because they passed a ceiling", lowerIsBetter: true) {
-      $0.fallbackFired
-    },
-    Metric(
-      name: "fallback_fired_per_1k_users", definition: "fallback_fired per 1000 users",
-      unit: "count per 1000 users", lowerIsBetter: true
-    ) { tally, _ in
-      tally.users > 0 ? Double(tally.fallbackFired) * 1000 / Double(tally.users) : nil
-    },
-    count("display_attempts", "calls to display a message", lowerIsBetter: true) {
-      $0.displayAttempts
-    },
-    count(
-      "display_failures", "display attempts that failed (no active scene, or failure)",
-      lowerIsBetter: true
-    ) { $0.displayFailures },
-    Metric(
-      name: "sheets_per_break_mean",
-      definition: "mean number of sheets shown back to back in one break", unit: "sheets",
-      lowerIsBetter: true
-    ) { tally, _ in
-      tally.breaks > 0 ? Double(tally.sheetsInBreaks) / Double(tally.breaks) : nil
-    },
-    Metric(
-      name: "sheets_per_break_max", definition: "most sheets shown back to back in one break",
-      unit: "sheets", lowerIsBetter: true
-    ) { tally, _ in tally.breaks > 0 ? Double(tally.maxSheetsPerBreak) : nil },
-    count("messages_issued", "messages the App Store issued (all reasons)", lowerIsBetter: false) {
-      $0.issued.reduce(0, +)
-    },
-    count("messages_displayed", "messages displayed by the horizon", lowerIsBetter: false) {
-      $0.displayed.reduce(0, +)
-    },
-    count("messages_expired", "messages that expired before being displayed", lowerIsBetter: false)
-    { $0.expired.reduce(0, +) },
-    count(
-      "messages_pending_at_end", "messages neither displayed nor expired at the horizon",
-      lowerIsBetter: true
-    ) { $0.pending.reduce(0, +) },
-  ]
+  public static let all: [Metric] =
+    [
+      Metric(
+        name: "onboarding_interruption_rate",
+        definition: "onboarding runs with at least one sheet over an onboarding screen, "
+          + "out of runs started", unit: "ratio", lowerIsBetter: true
+      ) { tally, _ in ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) },
+      Metric(
+        name: "onboarding_completion_rate",
+        definition: "new users who completed onboarding by the horizon, out of those who started",
+        unit: "ratio", lowerIsBetter: false
+      ) { tally, _ in ratio(tally.newUsersCompleted, tally.newUsersOnboarding) },
+      kindRate(.paywall), kindRate(.checkout), kindRate(.immersive),
+      Metric(
+        name: "consent_latency_mean_s",
+        definition: "mean time from first issuance to display of price-increase consent messages "
+          + "displayed by the horizon", unit: "seconds", lowerIsBetter: true
+      ) { tally, _ in
+        tally.displayed[0] > 0
+          ? Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0]) : nil
+      },
+      quantile("consent_latency_p50_s", lane: 0, 0.50, "median consent latency"),
+      quantile("consent_latency_p90_s", lane: 0, 0.90, "90th percentile of consent latency"),
+      quantile("consent_latency_p99_s", lane: 0, 0.99, "99th percentile of consent latency"),
+      hold("consent_hold_p50_s", 0.50, "median"),
+      hold("consent_hold_p90_s", 0.90, "90th percentile"),
+      hold("consent_hold_p99_s", 0.99, "99th percentile"),
+      Metric(
+        name: "consent_deadline_miss_rate",
+        definition: "consent messages not displayed by their deadline (renewal), out of those "
+          + "whose deadline fell within the horizon", unit: "ratio", lowerIsBetter: true
+      ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) },
+      quantile("billing_latency_p90_s", lane: 1, 0.90, "90th percentile of billing-issue latency"),
+      count("fallback_fired", "messages shown because they passed a ceiling", lowerIsBetter: true) {
+        $0.fallbackFired
+      },
+      Metric(
+        name: "fallback_fired_per_1k_users", definition: "fallback_fired per 1000 users",
+        unit: "count per 1000 users", lowerIsBetter: true
+      ) { tally, _ in
+        tally.users > 0 ? Double(tally.fallbackFired) * 1000 / Double(tally.users) : nil
+      },
+      count("display_attempts", "calls to display a message", lowerIsBetter: true) {
+        $0.displayAttempts
+      },
+      count(
+        "display_failures", "display attempts that failed (no active scene, or failure)",
+        lowerIsBetter: true
+      ) { $0.displayFailures },
+      Metric(
+        name: "sheets_per_break_mean",
+        definition: "mean number of sheets shown back to back in one break", unit: "sheets",
+        lowerIsBetter: true
+      ) { tally, _ in
+        tally.breaks > 0 ? Double(tally.sheetsInBreaks) / Double(tally.breaks) : nil
+      },
+      Metric(
+        name: "sheets_per_break_max", definition: "most sheets shown back to back in one break",
+        unit: "sheets", lowerIsBetter: true
+      ) { tally, _ in tally.breaks > 0 ? Double(tally.maxSheetsPerBreak) : nil },
+      count("messages_issued", "messages the App Store issued (all reasons)", lowerIsBetter: false)
+      {
+        $0.issued.reduce(0, +)
+      },
+      count("messages_displayed", "messages displayed by the horizon", lowerIsBetter: false) {
+        $0.displayed.reduce(0, +)
+      },
+      count(
+        "messages_expired", "messages that expired before being displayed", lowerIsBetter: false
+      ) { $0.expired.reduce(0, +) },
+      count(
+        "messages_pending_at_end", "messages neither displayed nor expired at the horizon",
+        lowerIsBetter: true
+      ) { $0.pending.reduce(0, +) },
+    ] + valueMetrics
 
   /// The metrics of the terminal table, in column order.
   public static let headline = [
@@ -93,6 +96,20 @@ public struct Metric: Sendable {
   ]
 
   public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+
+  /// The values the metric can take, from its unit: ratios in [0, 1], durations and counts
+  /// at least 0, anything else (values in the user's units) unbounded.
+  public var range: ValueRange {
+    switch unit {
+    case "ratio": .unit
+    case "seconds", "count", "count per 1000 users", "sheets": .nonNegative
+    default: .unbounded
+    }
+  }
+
+  /// The range of a paired difference of two of the metric's values: [−1, 1] for ratios,
+  /// unbounded otherwise.
+  public var differenceRange: ValueRange { range == .unit ? .signedUnit : .unbounded }
 
   static func ratio(_ part: Int, _ whole: Int) -> Double? {
     whole > 0 ? Double(part) / Double(whole) : nil

@@ -24,9 +24,10 @@ public struct RunReport: Sendable {
 
   var policyNames: [String] { result.policies.map(\.name) }
 
-  /// Mean and interval of one metric for one policy over the replications that have data.
+  /// Mean and interval of one metric for one policy over the replications that have data,
+  /// kept inside the metric's ``Metric/range``.
   public func interval(policy: Int, metric: Int) -> MeanInterval? {
-    MeanInterval(values: values[policy][metric].compactMap { $0 })
+    MeanInterval(values: values[policy][metric].compactMap { $0 }, range: Metric.all[metric].range)
   }
 
   public var summary: CSVTable {
@@ -62,7 +63,7 @@ public struct RunReport: Sendable {
             differences.append(value - reference)
           }
         }
-        let interval = MeanInterval(values: differences)
+        let interval = MeanInterval(values: differences, range: metric.differenceRange)
         table.append([
           .text(name), .text(baseline), .text(metric.name), .number(interval?.mean),
           .number(interval?.low), .number(interval?.high), .integer(interval?.count ?? 0),
@@ -99,7 +100,7 @@ public struct RunReport: Sendable {
     [
       ("summary.csv", summary), ("paired.csv", paired), ("by-screen.csv", byScreen),
       ("by-reason.csv", byReason), ("by-segment.csv", bySegment),
-      ("replications.csv", replications),
+      ("replications.csv", replications), ("decision.csv", Decision(self).table),
     ]
   }
 }

@@ -10,11 +10,12 @@ public struct SweepOutcome: Sendable {
   public var frontLines: [String]
   public var points: Int
   public var events: Int
-  /// Every point with both an onboarding interruption rate and a positive ``tradeOffMetric``,
+  /// Every point with both an onboarding interruption rate and a ``tradeOffMetric`` (positive
+  /// for a duration, which is drawn on a log axis),
   /// for the report's trade-off plot (series 0 for grid points, 1... for compared presets).
   public var tradeOff: [TradeOffPoint] = []
-  /// The y metric of the trade-off plot: the sweep's own y when it is a duration, else
-  /// consent p99 latency.
+  /// The y metric of the trade-off plot: the sweep's own y when it is a duration or a rate,
+  /// else consent p99 latency.
   public var tradeOffMetric = "consent_latency_p99_s"
 }
 
@@ -107,8 +108,10 @@ extension SweepPlan {
     var candidates: [(point: String, policy: String, labels: [String], x: Double, y: Double)] = []
     var tradeOff: [TradeOffPoint] = []
     let onboardingIndex = Metric.all.firstIndex { $0.name == "onboarding_interruption_rate" }!
+    let paretoYUnit = Metric.named(pareto.y)?.unit
     let tradeOffMetric =
-      Metric.named(pareto.y)?.unit == "seconds" ? pareto.y : "consent_latency_p99_s"
+      paretoYUnit == "seconds" || paretoYUnit == "ratio" ? pareto.y : "consent_latency_p99_s"
+    let plotsRate = paretoYUnit == "ratio"
     let durationIndex = Metric.all.firstIndex { $0.name == tradeOffMetric }!
     var events = 0
     let xIndex = Metric.all.firstIndex { $0.name == pareto.x }!
@@ -130,7 +133,8 @@ extension SweepPlan {
             ])
         }
         if let onboarding = report.interval(policy: index, metric: onboardingIndex),
-          let duration = report.interval(policy: index, metric: durationIndex), duration.mean > 0
+          let duration = report.interval(policy: index, metric: durationIndex),
+          duration.mean > 0 || plotsRate
         {
           let series =
             run.pointNames[index] == nil ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0

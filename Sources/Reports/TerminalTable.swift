@@ -1,24 +1,34 @@
-/// The readable table printed after a run: headline metrics per policy with their 95%
-/// intervals, the best value in each column marked with `*`, and one sentence naming the
-/// Pareto front on onboarding interruptions and consent p99 latency.
+/// The readable output of a run: the recommendation (``Decision``) first, then the headline
+/// metrics per policy with their 95% intervals, the best value in each column marked with `*`,
+/// and the Pareto front on onboarding interruptions and consent deadlines missed.
 public enum TerminalTable {
   public static func render(_ report: RunReport) -> String {
-    let metrics = Metric.headline.compactMap { name in
+    let decision = Decision(report)
+    var opening = decision.sentences
+    opening.append("")
+    return (opening + [table(report)] + (decision.basis == "value" ? [paretoSentence(report)] : []))
+      .joined(separator: "\n")
+  }
+
+  /// The headline table and its footnote.
+  static func table(_ report: RunReport) -> String {
+    let names = Metric.headline + (report.scenario.value == nil ? [] : ["value_per_1k_users"])
+    let metrics = names.compactMap { name in
       Metric.all.firstIndex { $0.name == name }.map { (index: $0, metric: Metric.all[$0]) }
     }
-    let names = report.result.policies.map(\.name)
+    let policies = report.result.policies.map(\.name)
     var cells: [[String]] = []
     var best: [Int: Double] = [:]
     for (column, entry) in metrics.enumerated() {
-      let means = names.indices.compactMap {
+      let means = policies.indices.compactMap {
         report.interval(policy: $0, metric: entry.index)?.mean
       }
       if let extreme = entry.metric.lowerIsBetter ? means.min() : means.max() {
         best[column] = extreme
       }
     }
-    for policy in names.indices {
-      var row = [names[policy]]
+    for policy in policies.indices {
+      var row = [policies[policy]]
       for (column, entry) in metrics.enumerated() {
         guard let interval = report.interval(policy: policy, metric: entry.index) else {
           row.append("—")
@@ -47,24 +57,15 @@ public enum TerminalTable {
     lines += cells.map(line)
     lines.append("")
     lines.append(
-      "* best in column. Intervals: 95% Student-t over \(report.result.tallies.count) replications."
-    )
-    lines.append(paretoSentence(report))
+      "* best in column. Intervals: 95% over \(report.result.tallies.count) replications, inside "
+        + "the possible range (results/README.md, \"Intervals\").")
     return lines.joined(separator: "\n")
   }
 
-  /// Which policies no other beats on both onboarding interruption rate and consent p99.
+  /// The Pareto front on onboarding interruptions and consent deadlines missed, with
+  /// dominance claimed only where paired intervals show it (``Decision/frontSentences(_:)``).
   public static func paretoSentence(_ report: RunReport) -> String {
-    let front = paretoFront(report, x: "onboarding_interruption_rate", y: "consent_latency_p99_s")
-    guard !front.isEmpty else {
-      return "Pareto front: not enough data (no onboarding runs or no consent displayed)."
-    }
-    let list = front.joined(separator: ", ")
-    return front.count == 1
-      ? "Pareto front (onboarding interruptions vs consent p99 latency): \(list) beats every "
-        + "other policy on both."
-      : "Pareto front (onboarding interruptions vs consent p99 latency): \(list); no other "
-        + "policy is better on both."
+    Decision.frontSentences(report).joined(separator: "\n")
   }
 
   /// Policies not dominated on the two metrics (lower is better for both), in report order.

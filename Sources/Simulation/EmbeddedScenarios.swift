@@ -148,7 +148,22 @@ let _indieSubscriptionJSON = #"""
     "deadline-aware-v1",
     "deadline-blind"
   ],
-  "baseline": "storekit-auto"
+  "baseline": "storekit-auto",
+  "value": {
+    "unit": "USD",
+    "onboarding_completed": 6.0,
+    "consent_deadline_missed": 25.0,
+    "billing_issue_unresolved": 8.5,
+    "checkout_interrupted": 6.0,
+    "immersive_interrupted": 0,
+    "sources": {
+      "onboarding_completed": "assumption: 10% of users who finish onboarding start a paid plan, each worth 60 USD in the first year (9.99 USD a month x 12 x 85% after Apple's Small Business Program commission x 60% average retention)",
+      "consent_deadline_missed": "a renewal lapses (Apple does not renew without consent): 8.49 USD net a month x 3 further months expected (assumption: many lapsed users resubscribe or would have left anyway)",
+      "billing_issue_unresolved": "assumption: a billing issue still open at the end puts one month's net revenue at risk, 8.49 USD",
+      "checkout_interrupted": "assumption: 10% of checkouts with a sheet over them are abandoned x 60 USD first-year value",
+      "immersive_interrupted": "not priced: no honest default for a sheet over a guided session; put your own cost"
+    }
+  }
 }
 
 """#

@@ -30,6 +30,8 @@ public struct Scenario: Sendable {
   /// Users per replication.
   public var users: Int
   public var seed: UInt64
+  /// What outcomes are worth (the optional `value` section); `nil` without one.
+  public var value: ValueModel? = nil
 
   public init(
     name: String, description: String, horizon: Double, population: Population,

@@ -33,6 +33,7 @@ extension _ScenarioDecoder {
     .required("messages", "{\"price_increase_consent\": {...}, \"billing_issue\": {...}}"),
     .required("policies", "[\"storekit-auto\", \"deadline-aware\"]"),
     .optional("baseline"),
+    .optional("value"),
   ]
 
   /// Decodes a whole document; `nil` when any problem was found.
@@ -84,16 +85,19 @@ extension _ScenarioDecoder {
     let policyList = field(top, "policies") { $0.readPolicies($1, at: $2) }
     let policies = policyList?.valid == true ? policyList?.policies : nil
     let baseline = readBaseline(top["baseline"], at: top.path("baseline"), list: policyList)
+    let value = top["value"].map { readValue($0, at: top.path("value")) }
 
     guard problems.isEmpty, let name, let description, let horizon, let users, let replications,
       let seed, let population, let sessions, let graph, let onboarding, let scene, let sheetDwell,
       let messages, let policies, let baseline
     else { return nil }
-    return Scenario(
+    var scenario = Scenario(
       name: name, description: description, horizon: horizon, population: population,
       sessions: sessions, screens: graph.screens, entries: graph.entries, onboarding: onboarding,
       scene: scene, sheetDwell: sheetDwell, messages: messages, policies: policies,
       baseline: baseline, replications: replications, users: users, seed: seed)
+    scenario.value = value ?? nil
+    return scenario
   }
 
   mutating func readSchemaVersion(_ node: JSONNode, at path: String) {

@@ -56,6 +56,9 @@ struct RunEndToEndTests {
         + "latency_p99_s_ci95_high",
       "by-segment.csv": "policy,segment,metric,mean,ci95_low,ci95_high,replications",
       "replications.csv": "policy,replication,metric,value",
+      "decision.csv":
+        "basis,rank,policy,verdict,metric,mean,ci95_low,ci95_high,diff_to_recommended,"
+        + "diff_ci95_low,diff_ci95_high,probability_best",
       "messages.csv":
         "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
         + "screen,screen_kind,forced,attempts,outcome",
@@ -67,6 +70,11 @@ struct RunEndToEndTests {
     let manifest = try Self.read(out, "manifest.json")
     #expect(manifest.contains("\"scenario_sha256\""))
     #expect(result.stdout.contains("Pareto front"))
+    // The default scenario has a value section: the output opens with the recommendation.
+    let opening = result.stdout.split(separator: "\n").dropFirst().first ?? ""
+    #expect(opening.hasPrefix("Recommendation: "), "\(result.stdout)")
+    #expect(result.stdout.contains("USD per 1,000 users"))
+    #expect(result.stdout.contains("paired bootstrap resamples"))
     // No temporary files are left behind; the one hidden file is the folder's list of its
     // files (results/README.md, "An output folder is one unit").
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
@@ -82,7 +90,7 @@ struct RunEndToEndTests {
     #expect(try Self.small(two, jobs: 2, extra: ["--messages-log"]).status == 0)
     for file in [
       "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
-      "replications.csv", "messages.csv",
+      "replications.csv", "messages.csv", "decision.csv",
     ] {
       #expect(try Self.read(one, file) == Self.read(two, file), "\(file) differs across --jobs")
     }
@@ -92,7 +100,9 @@ struct RunEndToEndTests {
     let out = Self.temporaryFolder()
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
-    #expect(rows.count == 11 * 24, "11 policies (every preset) × 24 metrics")
+    #expect(
+      rows.count == 11 * 30,
+      "11 policies (every preset) × 30 metrics (24, and value and its 5 parts)")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)
@@ -103,6 +113,9 @@ struct RunEndToEndTests {
       let high = try #require(Double(row[4]))
       #expect(low <= mean && mean <= high, "\(row)")
       #expect(!row.contains("nan") && !row.contains("NaN"))
+      // Only values (in the user's units) can be negative; rates stay at most 1.
+      if !row[1].hasPrefix("value_") { #expect(low >= 0, "\(row)") }
+      if row[1].hasSuffix("_rate") { #expect(high <= 1, "\(row)") }
     }
   }
 

@@ -70,7 +70,9 @@ enum HTMLReportFixture {
 struct HTMLReportTests {
   @Test func holdsEverySectionAndTheHeaderFacts() throws {
     let html = try HTMLReportFixture.render()
-    for id in ["summary", "headline", "consent", "interruptions", "tradeoff", "counts"] {
+    for id in [
+      "recommendation", "summary", "headline", "consent", "interruptions", "tradeoff", "counts",
+    ] {
       #expect(html.contains("id=\"\(id)\""), "section \(id)")
     }
     for fact in [
@@ -82,7 +84,10 @@ struct HTMLReportTests {
     #expect(html.components(separatedBy: "<svg").count - 1 == 5)
     #expect(html.contains("interrupts onboarding in"))
     #expect(html.contains("none displayed"), "the never policy's legend entry")
-    #expect(html.contains("Not plotted"), "the never policy has no consent p99")
+    // The trade-off plots deadlines missed, which `never` has (it shows no consent at all).
+    #expect(!html.contains("Not plotted"))
+    #expect(html.contains("Consent deadlines missed (lower is better)"))
+    #expect(html.contains("Recommendation: "))
     #expect(html.contains("earliest consent deadline 7 d"))
     #expect(!Self.containsNonFinite(html))
     for name in HTMLReportFixture.policyNames {

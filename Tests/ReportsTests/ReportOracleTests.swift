@@ -142,7 +142,11 @@ struct ReportOracleTests {
 
   @Test func byScreenCSVHoldsPooledVisitsInterruptionsAndRate() {
     let (header, rows) = F.rows(of: "by-screen.csv")
-    #expect(header == ["policy", "screen", "kind", "visits", "interrupted", "interruption_rate"])
+    // The pooled columns come first; the per-replication intervals and times that follow
+    // are checked by the by-screen interval tests.
+    #expect(
+      Array(header.prefix(6))
+        == ["policy", "screen", "kind", "visits", "interrupted", "interruption_rate"])
     #expect(rows.count == F.policyNames.count * F.screens.count)
     for (policy, name) in F.policyNames.enumerated() {
       for (screen, info) in F.screens.enumerated() {
@@ -163,7 +167,7 @@ struct ReportOracleTests {
   @Test func byReasonCSVHoldsPooledCountsAndQuantiles() {
     let (header, rows) = F.rows(of: "by-reason.csv")
     #expect(
-      header == [
+      Array(header.prefix(9)) == [
         "policy", "reason", "issued", "displayed", "expired", "pending", "latency_p50_s",
         "latency_p90_s", "latency_p99_s",
       ])

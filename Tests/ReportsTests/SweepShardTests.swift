@@ -129,10 +129,14 @@ struct BundledSweepTests {
 
 @Suite("Sweep report's trade-off plot")
 struct SweepTradeOffTests {
-  /// The plot's y is the sweep's own y metric when that is a duration (here the consent hold),
-  /// and consent p99 latency otherwise.
+  /// The plot's y is the sweep's own y metric when that is a duration (here the consent hold)
+  /// or a rate (deadlines missed, on a linear axis), and consent p99 latency otherwise.
   @Test(arguments: [
     ("consent_hold_p99_s", "consent_hold_p99_s", "Consent hold p99, log scale"),
+    (
+      "consent_deadline_miss_rate", "consent_deadline_miss_rate",
+      "Consent deadlines missed (lower is better)"
+    ),
     ("fallback_fired", "consent_latency_p99_s", "Consent latency p99, log scale"),
   ])
   func plotsTheSweepsDurationMetric(y: String, plotted: String, axis: String) throws {

@@ -1,0 +1,170 @@
+import Simulation
+
+extension Decision {
+  /// The front's metrics: onboarding interruptions against consent deadlines missed.
+  static let frontMetrics = ["onboarding_interruption_rate", "consent_deadline_miss_rate"]
+
+  /// The value basis: rank by mean value per 1000 users, compare each with the best on the
+  /// same users, bootstrap the probability of being best.
+  static func byValue(
+    _ report: RunReport, _ model: ValueModel
+  ) -> (
+    rows: [Row], sentences: [String]
+  ) {
+    let metric = RunReport.metricIndex("value_per_1k_users")
+    let names = report.result.policies.map(\.name)
+    let means = names.indices.map { report.interval(policy: $0, metric: metric) }
+    let order = names.indices.sorted { a, b in
+      let left = means[a]?.mean ?? -.infinity
+      let right = means[b]?.mean ?? -.infinity
+      return left != right ? left > right : a < b
+    }
+    let best = order[0]
+    let probability = bootstrapBest(report, metric: metric, seed: report.scenario.seed)
+    var rows: [Row] = []
+    var tied: [Int] = []
+    var widest = 0.0
+    for (position, policy) in order.enumerated() {
+      guard policy != best else {
+        rows.append(
+          Row(
+            policy: names[policy], rank: 1, mean: means[policy], differenceToBest: nil,
+            probabilityBest: probability[policy], verdict: "recommended"))
+        continue
+      }
+      let difference = report.pairedInterval(policy, best, metric: metric)
+      let separated = difference.map { $0.high < 0 || $0.low > 0 } ?? false
+      if !separated {
+        tied.append(policy)
+        if let difference { widest = max(widest, abs(difference.low), abs(difference.high)) }
+      }
+      rows.append(
+        Row(
+          policy: names[policy], rank: position + 1, mean: means[policy],
+          differenceToBest: difference, probabilityBest: probability[policy],
+          verdict: separated ? "worse" : "indistinguishable"))
+    }
+    let unit = "\(model.unit) per 1,000 users"
+    let replications = report.result.tallies.count
+    var sentences: [String] = []
+    let bestText = means[best].map { "\(amount($0.mean, unit)) \(bracket($0))" } ?? "no data"
+    sentences.append(
+      tied.isEmpty
+        ? "Recommendation: \(names[best]), the highest expected value: \(bestText)."
+        : "Recommendation: \(names[best]) has the highest mean value, \(bestText), but the data "
+          + "cannot separate it from \(list(tied.map { names[$0] }))."
+    )
+    if order.count > 1, let difference = report.pairedInterval(best, order[1], metric: metric) {
+      sentences.append(
+        "Against the runner-up \(names[order[1]]): \(amount(difference.mean, unit, signed: true)) "
+          + "\(bracket(difference)), paired over \(replications) replications on the same users.")
+    }
+    let method =
+      "share of \(resamples) paired bootstrap resamples of the \(replications) replications in "
+      + "which it has the highest mean value"
+    if tied.isEmpty {
+      sentences.append(
+        "Probability \(names[best]) is best: \(percent(probability[best])) (\(method)).")
+    } else {
+      let group = tied.reduce(probability[best]) { $0 + probability[$1] }
+      sentences.append(
+        "Probability \(names[best]) is best: \(percent(probability[best])); that one of "
+          + "\(list(([best] + tied).map { names[$0] })) is: \(percent(group)) (\(method); "
+          + "ties share a resample).")
+      sentences.append(
+        "\(list(([best] + tied).map { names[$0] })): indistinguishable here, "
+          + (widest == 0
+            ? "identical value in every replication."
+            : "difference within ±\(amount(widest, unit))."))
+    }
+    // What choosing it is worth: against the baseline, or (when it is the baseline) against
+    // the best policy it is shown better than.
+    let base = names.firstIndex(of: report.baseline)
+    let other =
+      base.flatMap { tied.contains($0) || $0 == best ? nil : $0 }
+      ?? order.first { $0 != best && !tied.contains($0) }
+    if let other {
+      let label = other == base ? "the baseline" : "the best separated alternative"
+      sentences.append(
+        costSentence(report, best: best, other: other, label: label, model: model))
+    }
+    return (rows, sentences)
+  }
+
+  /// What the recommendation is worth against `other`, and its parts.
+  static func costSentence(
+    _ report: RunReport, best: Int, other base: Int, label: String, model: ValueModel
+  ) -> String {
+    let names = report.result.policies.map(\.name)
+    let unit = "\(model.unit) per 1,000 users"
+    let total = report.pairedInterval(
+      best, base, metric: RunReport.metricIndex("value_per_1k_users"))
+    let parts: [(label: String, metric: String, amount: Double)] = [
+      ("onboarding", "value_onboarding_per_1k_users", model.onboardingCompleted),
+      ("consent deadlines", "value_consent_per_1k_users", model.consentDeadlineMissed),
+      ("billing issues", "value_billing_per_1k_users", model.billingIssueUnresolved),
+      ("checkout", "value_checkout_per_1k_users", model.checkoutInterrupted),
+      ("immersive screens", "value_immersive_per_1k_users", model.immersiveInterrupted),
+    ]
+    let pieces = parts.filter { $0.amount > 0 }.compactMap { part -> String? in
+      report.pairedInterval(best, base, metric: RunReport.metricIndex(part.metric)).map {
+        "\(part.label) \(amount($0.mean, model.unit, signed: true))"
+      }
+    }
+    guard let total else { return "Against \(label) \(names[base]): no data." }
+    return "Against \(label) \(names[base]): \(amount(total.mean, unit, signed: true)) "
+      + "\(bracket(total))" + (pieces.isEmpty ? "" : " (\(pieces.joined(separator: ", ")))")
+      + "."
+  }
+
+  /// The front basis: the policies not dominated on the means of the two front metrics;
+  /// dominance claimed only where paired intervals show it.
+  static func byFront(_ report: RunReport) -> (rows: [Row], sentences: [String]) {
+    let metrics = frontMetrics.map(RunReport.metricIndex)
+    let names = report.result.policies.map(\.name)
+    let front = frontIndices(report)
+    var rows: [Row] = []
+    for policy in front {
+      rows.append(
+        Row(
+          policy: names[policy], rank: 1, mean: report.interval(policy: policy, metric: metrics[0]),
+          differenceToBest: nil, probabilityBest: nil, verdict: "front"))
+    }
+    for policy in names.indices where !front.contains(policy) {
+      let hasData = metrics.allSatisfy { report.interval(policy: policy, metric: $0) != nil }
+      let dominated = front.contains { report.shownDominating($0, policy, metrics: metrics) }
+      rows.append(
+        Row(
+          policy: names[policy], rank: rows.count + 1,
+          mean: report.interval(policy: policy, metric: metrics[0]), differenceToBest: nil,
+          probabilityBest: nil,
+          verdict: !hasData ? "no_data" : dominated ? "dominated" : "not_separated"))
+    }
+    var sentences = [
+      front.isEmpty
+        ? "Recommendation: not enough data (no onboarding run or no consent deadline in the "
+          + "horizon); add a `value` section to weigh outcomes (scenarios/README.md, \"Value\")."
+        : "Recommendation (no `value` section, so outcomes are not weighed): not dominated on "
+          + "onboarding interruptions and consent deadlines missed: "
+          + "\(list(front.map { names[$0] })). Add a `value` section to pick one "
+          + "(scenarios/README.md, \"Value\")."
+    ]
+    sentences += frontSentences(report)
+    return (rows, sentences)
+  }
+
+  /// Indices of the policies on the front of the two metrics' means, by onboarding rate.
+  static func frontIndices(_ report: RunReport) -> [Int] {
+    let metrics = frontMetrics.map(RunReport.metricIndex)
+    let withData = report.result.policies.indices.filter { policy in
+      metrics.allSatisfy { report.interval(policy: policy, metric: $0) != nil }
+    }
+    let points = withData.map { policy in
+      (
+        x: report.interval(policy: policy, metric: metrics[0])!.mean,
+        y: report.interval(policy: policy, metric: metrics[1])!.mean
+      )
+    }
+    return HTMLReport.paretoFront(points).map { withData[$0] }
+  }
+}
