@@ -120,7 +120,36 @@ enum ReportOracleFixture {
       "messages_expired": 11 + d,
       "messages_pending_at_end": Double(pending(k: k).reduce(0, +)),
     ]
+    if let parts = valueParts(k: k) {
+      let named = [
+        "value_onboarding_per_1k_users", "value_consent_per_1k_users",
+        "value_billing_per_1k_users", "value_checkout_per_1k_users",
+        "value_immersive_per_1k_users",
+      ]
+      if metric == "value_per_1k_users" { return .some(parts.reduce(0, +)) }
+      if let index = named.firstIndex(of: metric) { return .some(parts[index]) }
+    }
     return table[metric]
+  }
+
+  /// The value parts per 1000 users, from the default scenario's `value` amounts and the
+  /// fixture's counts: completions 5 + k, misses k, billing messages pending, interrupted
+  /// checkout and immersive visits, over 1000 + k users. Costs are negative.
+  static func valueParts(k: Int) -> [Double]? {
+    guard let model = report.scenario.value else { return nil }
+    func interruptedVisits(_ kind: ScreenKind) -> Double {
+      Double(
+        screens.indices.filter { screens[$0].kind == kind }
+          .map { interrupted(screen: $0, k: k) }.reduce(0, +))
+    }
+    let perThousand = 1000 / Double(1000 + k)
+    return [
+      model.onboardingCompleted * Double(5 + k) * perThousand,
+      -model.consentDeadlineMissed * Double(k) * perThousand,
+      -model.billingIssueUnresolved * Double(pending(k: k)[1]) * perThousand,
+      -model.checkoutInterrupted * interruptedVisits(.checkout) * perThousand,
+      -model.immersiveInterrupted * interruptedVisits(.immersive) * perThousand,
+    ]
   }
 
   /// Metrics read from a histogram (compared within ``quantileTolerance``).
