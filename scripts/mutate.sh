@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing: applies each one-line mutation of the catalogue below to a scratch copy of
 # the package, builds it, runs the tests that should catch it, and prints killed / survived
-# per mutation and the score. Not part of CI (about 1-3 minutes per mutation on 2 cores).
+# per mutation and the score. Not part of CI (about an hour: 15 s to 2 min a mutation).
 #
 #   bash scripts/mutate.sh               # the whole catalogue
 #   bash scripts/mutate.sh M04 M17       # only these mutations
