@@ -1,3 +1,4 @@
+import Foundation
 import Reports
 import Simulation
 import Testing
@@ -73,6 +74,28 @@ struct ReportOracleTests {
     return (mean, mean - t * s / n.squareRoot(), mean + t * s / n.squareRoot())
   }
 
+  /// The interval summary.csv reports for `metric` (results/README.md, "Intervals"): a rate's
+  /// t interval on the logit scale by the delta method (the point itself at exactly 0 or 1),
+  /// a value in the user's units unchanged, anything else clipped at 0.
+  static func interval(
+    _ values: [Double], metric: String
+  ) -> (mean: Double, low: Double, high: Double) {
+    let plain = interval(values)
+    guard values.count > 1 else { return plain }
+    if metric.hasPrefix("value_") { return plain }
+    if metric.hasSuffix("_rate") {
+      let m = plain.mean
+      guard m > 0, m < 1 else { return (m, m, m) }
+      let n = Double(values.count)
+      let s = (values.map { ($0 - m) * ($0 - m) }.reduce(0, +) / (n - 1)).squareRoot()
+      let t = values.count == 3 ? t2 : 12.706_204_736
+      let half = t * s / n.squareRoot() / (m * (1 - m))
+      let logit = log(m / (1 - m))
+      return (m, 1 / (1 + exp(half - logit)), 1 / (1 + exp(-logit - half)))
+    }
+    return (plain.mean, max(0, plain.low), max(0, plain.high))
+  }
+
   @Test func summaryCSVHoldsMeanIntervalAndCount() {
     let (header, rows) = F.rows(of: "summary.csv")
     #expect(header == ["policy", "metric", "mean", "ci95_low", "ci95_high", "replications"])
@@ -83,7 +106,7 @@ struct ReportOracleTests {
         F.expected(row[1], replication: $0, policy: policy)!
       }
       #expect(Int(row[5]) == values.count, "\(row[0]) \(row[1]): replications")
-      let expected = Self.interval(values)
+      let expected = Self.interval(values, metric: row[1])
       let what = "\(row[0]) \(row[1])"
       if F.isQuantile(row[1]) {
         // Histogram estimates: the mean within the quantile tolerance; the interval's width is
