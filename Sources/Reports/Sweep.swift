@@ -235,6 +235,20 @@ public struct SweepPlan: Sendable {
 
   /// Whether the file at `path` is meant as a sweep: a JSON object with a `grid` key. Anything
   /// else (unreadable, malformed, a scenario) is not, and is best reported as a scenario.
+  /// Whether the file at `path` is a JSON Schema, such as `scenarios/schema.json`, which
+  /// `validate scenarios/*.json` meets and skips: a top-level `$schema` and `properties` or
+  /// `$defs`, and none of a scenario's or a sweep's keys (scenarios name their schema in
+  /// `$schema` too).
+  public static func isJSONSchema(contentsOf path: String) -> Bool {
+    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
+      let root = try? JSONReader.parse(data)
+    else { return false }
+    let value = root.configValue
+    guard case .string? = value["$schema"] else { return false }
+    return (value["properties"] != nil || value["$defs"] != nil) && value["screens"] == nil
+      && value["grid"] == nil
+  }
+
   public static func isSweep(contentsOf path: String) -> Bool {
     guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
       let root = try? JSONReader.parse(data)

@@ -42,7 +42,6 @@ enum Commands {
         .value(
           "format", "table|csv|json",
           "What goes to standard output: the table (default), or summary.csv as CSV or JSON."),
-        .flag("wide", "Print every column of the table, however wide the terminal."),
         .value(
           "precision", "rel",
           "Add replications until every headline metric's 95% half-width is below REL of its "
@@ -92,6 +91,10 @@ enum Commands {
       var status = ExitStatus.success
       for path in arguments.positionals {
         do {
+          if SweepPlan.isJSONSchema(contentsOf: path) {
+            output.out("\(path): skipped (a JSON Schema, not a scenario or sweep)")
+            continue
+          }
           if SweepPlan.isSweep(contentsOf: path) {
             let plan = try SweepPlan.load(contentsOf: path)
             output.out("\(path): ok (sweep of \(plan.pointCount) points)")

@@ -91,6 +91,20 @@ struct EverydayUseTests {
     #expect(csv.stdout == summary)
   }
 
+  /// `validate scenarios/*.json` meets the JSON Schema too: it is skipped with a note, not
+  /// reported as 19 errors, and every bundled scenario is ok.
+  @Test func validateSkipsTheJSONSchema() throws {
+    let folder = RunEndToEndTests.root.appendingPathComponent("scenarios")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
+    #expect(files.contains { $0.hasSuffix("schema.json") })
+    let result = try ToolRunner.run(["validate"] + files)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("schema.json: skipped (a JSON Schema"))
+    #expect(
+      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": ok") }.count == files.count - 1)
+  }
+
   @Test func aBadOptionSaysSeeHelpOnce() throws {
     let result = try ToolRunner.run(["run", "--usrs", "5"])
     #expect(result.status == 2)
