@@ -1,3 +1,5 @@
+import MessageDeferral
+
 /// CSV tables as JSON, for `--format json`: one object per row, keyed by the header.
 extension CSVTable {
   /// The rows as a JSON array of objects. A cell that reads as a finite number is a JSON
@@ -26,25 +28,8 @@ extension CSVTable {
     return jsonString(cell)
   }
 
-  /// `text` as a JSON string literal.
+  /// `text` as a JSON string literal (RFC 8259 escaping, as every JSON the tool writes).
   public static func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
+    ConfigValue.quoted(text)
   }
 }
