@@ -11,69 +11,32 @@ public final class MessageLog: Sendable {
     "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
     + "screen,screen_kind,forced,attempts,outcome"
 
-  let folder: String
-  let scratch: String
+  let parts: _ItemFiles
   let policyNames: [String]
   let screenNames: [String]
   let screenKinds: [String]
 
   /// Prepares a scratch folder inside `folder` for the item files.
   public init(folder: String, scenario: Scenario, policies: [NamedPolicy]) throws(OutputError) {
-    self.folder = folder
-    scratch = (folder as NSString).appendingPathComponent(".messages-\(getpid()).parts")
+    parts = try _ItemFiles(folder: folder, name: "messages.csv", header: Self.header)
     policyNames = policies.map { CSVTable.escape($0.name) }
     screenNames = scenario.screens.map { CSVTable.escape($0.name) }
     screenKinds = scenario.screens.map(\.kind.rawValue)
-    do {
-      try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    } catch {
-      throw OutputError(message: "cannot create '\(scratch)': \(error.localizedDescription)")
-    }
-  }
-
-  func partPath(_ item: Int) -> String {
-    (scratch as NSString).appendingPathComponent(String(format: "item-%08d.csv", item))
   }
 
   /// The sink for work item `item` (item -1: a placeholder that writes nothing).
   public func sink(for item: Int) -> Sink {
-    Sink(log: self, file: item >= 0 ? fopen(partPath(item), "w") : nil)
+    Sink(log: self, file: item >= 0 ? parts.open(item) : nil)
   }
 
   /// Joins the item files, in order, into `messages.csv` and removes the scratch folder.
   public func finish(itemCount: Int) throws(OutputError) {
-    let final = (folder as NSString).appendingPathComponent("messages.csv")
-    let temporary = (folder as NSString).appendingPathComponent(".messages.csv.tmp-\(getpid())")
-    guard let output = fopen(temporary, "w") else {
-      throw OutputError(message: "cannot write '\(temporary)': \(String(cString: strerror(errno)))")
-    }
-    var ok = fputs(Self.header + "\n", output) >= 0
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    for item in 0..<itemCount where ok {
-      guard let input = fopen(partPath(item), "r") else {
-        ok = false
-        break
-      }
-      while true {
-        let read = fread(&buffer, 1, buffer.count, input)
-        if read == 0 { break }
-        if fwrite(buffer, 1, read, output) != read { ok = false }
-      }
-      fclose(input)
-    }
-    ok = fclose(output) == 0 && ok
-    if ok, rename(temporary, final) != 0 { ok = false }
-    let code = errno
-    discard()
-    if !ok {
-      unlink(temporary)
-      throw OutputError(message: "cannot write '\(final)': \(String(cString: strerror(code)))")
-    }
+    try parts.finish(itemCount: itemCount)
   }
 
   /// Removes the scratch folder (after success or failure).
   public func discard() {
-    try? FileManager.default.removeItem(atPath: scratch)
+    parts.discard()
   }
 
   /// Writes the rows of one work item.
