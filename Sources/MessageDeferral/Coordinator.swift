@@ -91,8 +91,11 @@ public struct Coordinator: Sendable {
   var canPresent: Bool
   var sceneActive = false
   var currentKind: ScreenKind?
-  /// Sheets requested since the last break began.
+  /// Sheets requested since the last break began (a failed one included: it spends the
+  /// break's ``PolicyConfiguration/sheetsPerBreak`` allowance too).
   var shownThisBreak = 0
+  /// Of those, the ones whose display failed; only ``holdReason()`` reads it.
+  var failedThisBreak = 0
   /// The remaining messages of a sequential batch, in order; `nil` when none runs.
   var batch: ContiguousArray<MessageID>?
   /// The message of the running sequential batch awaiting its result.
@@ -139,7 +142,12 @@ public struct Coordinator: Sendable {
     if configuration.requiresActiveScene, !sceneActive { return "no active scene" }
     if configuration.triggers.isEmpty { return "this policy never displays" }
     if let limit = configuration.sheetsPerBreak, shownThisBreak >= limit {
-      return "already \(shownThisBreak) sheet(s) this break"
+      let shown = shownThisBreak - failedThisBreak
+      guard failedThisBreak > 0 else { return "already \(shown) sheet(s) this break" }
+      // A failed display is no sheet the user saw, but it used the break's allowance.
+      return (shown > 0 ? "already \(shown) sheet(s) and " : "")
+        + "\(failedThisBreak) failed display(s) this break (limit \(limit)); "
+        + "waits for the next break"
     }
     let kind = currentKind.map(\.rawValue) ?? "no screen"
     if configuration.triggers == [.checkpoint] {
@@ -167,6 +175,7 @@ public struct Coordinator: Sendable {
       batch = nil
       batchCurrent = nil
       shownThisBreak = 0
+      failedThisBreak = 0
 
     case .delivered(var message):
       if !configuration.knowsDeadlines { message.deadline = nil }
@@ -182,6 +191,7 @@ public struct Coordinator: Sendable {
     case .screenAppeared(let kind):
       currentKind = kind
       shownThisBreak = 0
+      failedThisBreak = 0
       let rule = configuration.gate(for: kind)
       switch rule {
       case .open: canPresent = true
@@ -203,6 +213,7 @@ public struct Coordinator: Sendable {
       if !sceneActive { opens.record(now) }
       sceneActive = true
       shownThisBreak = 0
+      failedThisBreak = 0
       flush(at: now, trigger: .sceneActivation, into: &actions)
 
     case .sceneDeactivated:
@@ -225,6 +236,7 @@ public struct Coordinator: Sendable {
       if configuration.displaysOneAtATime { flush(at: now, trigger: .delivery, into: &actions) }
 
     case .displayFailed(let id, let failure):
+      if failedThisBreak < shownThisBreak { failedThisBreak += 1 }
       switch configuration.onFailure {
       case .keepInPlace:
         store.update(id: id) { $0.inFlight = false }

@@ -2,16 +2,21 @@
 /// metrics per policy with their 95% intervals, the best value in each column marked with `*`,
 /// and the Pareto front on onboarding interruptions and consent deadlines missed.
 public enum TerminalTable {
-  public static func render(_ report: RunReport) -> String {
+  /// The recommendation, the table and its footnote, fitted to `width` characters
+  /// (``TerminalLayout``): prose broken at spaces, the table split into stacked blocks of
+  /// columns when it is wider. `width` `nil`: one wide table and unbroken lines.
+  public static func render(_ report: RunReport, width: Int? = nil) -> String {
     let decision = Decision(report)
     var opening = decision.sentences
     opening.append("")
-    return (opening + [table(report)] + (decision.basis == "value" ? [paretoSentence(report)] : []))
-      .joined(separator: "\n")
+    let text =
+      opening + [table(report, width: width)]
+      + (decision.basis == "value" ? [paretoSentence(report)] : [])
+    return TerminalLayout.wrap(text.joined(separator: "\n"), width: width, indent: 2)
   }
 
-  /// The headline table and its footnote.
-  static func table(_ report: RunReport) -> String {
+  /// The headline table and its footnote; split into blocks of columns to fit `width`.
+  static func table(_ report: RunReport, width: Int? = nil) -> String {
     let names = Metric.headline + (report.scenario.value == nil ? [] : ["value_per_1k_users"])
     let metrics = names.compactMap { name in
       Metric.all.firstIndex { $0.name == name }.map { (index: $0, metric: Metric.all[$0]) }
@@ -43,22 +48,19 @@ public enum TerminalTable {
       cells.append(row)
     }
     let header = ["policy"] + metrics.map(\.metric.name)
-    let widths = header.indices.map { column in
-      ([header[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
-    }
-    func line(_ row: [String]) -> String {
-      row.enumerated().map { column, text in
-        column == 0 ? text.padded(to: widths[column]) : text.leftPadded(to: widths[column])
-      }.joined(separator: "  ")
-    }
-    var lines = [
-      line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "),
-    ]
-    lines += cells.map(line)
+    let laid = TerminalLayout.table(header: header, rows: cells, width: width)
+    var lines = laid.lines
     lines.append("")
     lines.append(
       "* best in column. Intervals: 95% over \(report.result.tallies.count) replications, inside "
         + "the possible range (results/README.md, \"Intervals\").")
+    if laid.blocks != 1, let width {
+      lines.append(
+        (laid.blocks == 0
+          ? "One policy per record" : "Columns split into \(laid.blocks) blocks")
+          + " to fit \(max(width, TerminalLayout.minimumWidth)) columns; --wide prints "
+          + "one table.")
+    }
     return lines.joined(separator: "\n")
   }
 

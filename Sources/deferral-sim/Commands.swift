@@ -42,6 +42,7 @@ enum Commands {
         .value(
           "format", "table|csv|json",
           "What goes to standard output: the table (default), or summary.csv as CSV or JSON."),
+        TerminalWidth.option,
         .value(
           "precision", "rel",
           "Add replications until every headline metric's 95% half-width is below REL of its "

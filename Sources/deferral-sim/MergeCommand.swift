@@ -20,6 +20,7 @@ enum MergeCommand {
         "Write the merge of these partials as one partial result instead of reports."),
       .flag("no-report", "Do not write report.html."),
       .flag("quiet", "Accepted for symmetry with run; merge prints no progress."),
+      TerminalWidth.option,
     ],
     discussion:
       "Give every partial-K-of-N.json of one run (run --shard) or one sweep (sweep --shard),\n"
@@ -103,7 +104,8 @@ enum MergeCommand {
       events: merged.events)
     try RunCommand.writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder, extraFiles: [],
-      htmlReport: !parsed.flag("no-report"), output: output)
+      htmlReport: !parsed.flag("no-report"), output: output,
+      width: TerminalWidth.resolve(wide: parsed.flag("wide")))
     return ExitStatus.success
   }
 
@@ -126,7 +128,8 @@ enum MergeCommand {
     let folder = try OutputFolder.forCommand(at: outPath)
     try SweepCommand.write(
       outcome, plan: plan, name: merged.sweepName, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, output: output)
+      htmlReport: !parsed.flag("no-report"), started: started, output: output,
+      width: TerminalWidth.resolve(wide: parsed.flag("wide")))
     return ExitStatus.success
   }
 }

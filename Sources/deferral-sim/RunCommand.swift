@@ -202,14 +202,16 @@ enum RunCommand {
       scenario: scenario, result: result, manifest: manifest, folder: folder,
       extraFiles: (parsed.flag("messages-log") ? ["messages.csv"] : [])
         + (parsed.flag("events-log") ? [EventsLog.fileName, FitMap.eventsMapFileName] : []),
-      htmlReport: !parsed.flag("no-report"), output: output, format: format)
+      htmlReport: !parsed.flag("no-report"), output: output, format: format,
+      width: TerminalWidth.resolve(wide: parsed.flag("wide")))
     return ExitStatus.success
   }
 
   /// Writes the run folder's files and prints the summary table: shared by `run` and `merge`.
   static func writeReports(
     scenario: Scenario, result: RunResult, manifest: Manifest, folder: OutputFolder,
-    extraFiles: [String], htmlReport: Bool, output: any OutputStreams, format: String = "table"
+    extraFiles: [String], htmlReport: Bool, output: any OutputStreams, format: String = "table",
+    width: Int? = nil
   ) throws {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     do {
@@ -231,13 +233,15 @@ enum RunCommand {
       return
     }
     output.out(
-      "\(scenario.name): \(scenario.users) users × \(scenario.replications) replications × "
-        + "\(scenario.policies.count) policies, seed \(scenario.seed), "
-        + "\(TerminalTable.fixed(manifest.wallSeconds, 1)) s, \(result.events) events")
+      TerminalLayout.wrap(
+        "\(scenario.name): \(scenario.users) users × \(scenario.replications) replications × "
+          + "\(scenario.policies.count) policies, seed \(scenario.seed), "
+          + "\(TerminalTable.fixed(manifest.wallSeconds, 1)) s, \(result.events) events",
+        width: width, indent: 2))
     output.out("")
-    output.out(TerminalTable.render(report))
+    output.out(TerminalTable.render(report, width: width))
     output.out("")
-    output.out(wrote)
+    output.out(TerminalLayout.wrap(wrote, width: width, indent: 2))
   }
 }
 

@@ -22,6 +22,7 @@ enum SweepCommand {
       .value(
         "format", "table|csv|json",
         "What goes to standard output: the front (default), or sweep.csv as CSV or JSON."),
+      TerminalWidth.option,
     ],
     discussion:
       "SWEEP is a JSON file: a base policy, a grid of 'policy.KEY' and 'scenario.PATH'\n"
@@ -89,17 +90,20 @@ enum SweepCommand {
           + "\(outPath)/\(fileName); combine the shards with 'deferral-sim merge'.")
       return ExitStatus.success
     }
+    let format = try parsed.choice("format", in: ["table", "csv", "json"]) ?? "table"
     let outcome = try simulating { try plan.run(jobs: jobs, file: path, progress: progress) }
     try write(
       outcome, plan: plan, name: name, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, output: output)
+      htmlReport: !parsed.flag("no-report"), started: started, output: output,
+      format: format, width: TerminalWidth.resolve(wide: parsed.flag("wide")))
     return ExitStatus.success
   }
 
   /// Writes a sweep's files and prints its front: shared by `sweep` and `merge`.
   static func write(
     _ outcome: SweepOutcome, plan: SweepPlan, name: String, folder: OutputFolder,
-    outPath: String, htmlReport: Bool, started: Date, output: any OutputStreams
+    outPath: String, htmlReport: Bool, started: Date, output: any OutputStreams,
+    format: String = "table", width: Int? = nil
   ) throws {
     do {
       try folder.write(outcome.sweep.text, to: "sweep.csv")
@@ -113,11 +117,19 @@ enum SweepCommand {
     } catch {
       throw ToolError(error)
     }
-    output.out(
+    let wrote = "Wrote sweep.csv, pareto.csv\(htmlReport ? ", report.html" : "") to \(outPath)/"
+    if format != "table" {
+      // Machine-readable standard output: sweep.csv alone; the rest goes to standard error.
+      output.out(format == "json" ? outcome.sweep.jsonText : String(outcome.sweep.text.dropLast()))
+      output.err(wrote)
+      return
+    }
+    func say(_ text: String) { output.out(TerminalLayout.wrap(text, width: width, indent: 2)) }
+    say(
       "\(name): \(outcome.points) points, \(outcome.events) events, "
         + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
-    output.out("Pareto front (\(plan.pareto.x) vs \(plan.pareto.y), lower is better):")
-    for line in outcome.frontLines { output.out("  " + line) }
-    output.out("Wrote sweep.csv, pareto.csv\(htmlReport ? ", report.html" : "") to \(outPath)/")
+    say("Pareto front (\(plan.pareto.x) vs \(plan.pareto.y), lower is better):")
+    for line in outcome.frontLines { say("  " + line) }
+    say(wrote)
   }
 }

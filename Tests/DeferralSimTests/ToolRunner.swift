@@ -14,11 +14,18 @@ struct ToolRunner {
     return testExecutable.deletingLastPathComponent().appendingPathComponent("deferral-sim")
   }
 
-  /// Runs the tool with `arguments` in `directory` and waits for it to exit.
-  static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+  /// Runs the tool with `arguments` in `directory` and waits for it to exit. The tool sees
+  /// this process's environment without `COLUMNS` (so the table's layout does not depend on
+  /// the shell the tests run from), plus `environment`.
+  static func run(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    var inherited = ProcessInfo.processInfo.environment
+    inherited["COLUMNS"] = nil
+    process.environment = inherited.merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = directory }
     let out = Pipe()
     let err = Pipe()
