@@ -14,12 +14,13 @@ enum MergeCommand {
     options: [
       .value(
         "out", "dir",
-        "Output folder (default: results/<scenario name>/, or results/sweep-<name>/)."),
+        "Output folder (default: results/<scenario name>/, or results/sweep-<name>/).",
+        short: "o"),
       .value(
         "partial-out", "file",
         "Write the merge of these partials as one partial result instead of reports."),
       .flag("no-report", "Do not write report.html."),
-      .flag("quiet", "Accepted for symmetry with run; merge prints no progress."),
+      .flag("quiet", "Accepted for symmetry with run; merge prints no progress.", short: "q"),
       TerminalWidth.option,
     ],
     discussion:
