@@ -56,7 +56,9 @@ enum Commands {
         + "every headline metric of every policy has a 95% half-width below REL of its mean (a\n"
         + "metric at exactly 0 with a zero-width interval counts as precise), or --max-replications\n"
         + "is reached (then it says which metrics fell short). Replication r is the same users\n"
-        + "whatever the count, so the files are those of a plain run with the final count."
+        + "whatever the count, so the files are those of a plain run with the final count.\n\n"
+        + "The table fits COLUMNS, else the terminal (blocks of columns, each repeating the\n"
+        + "policy); piped with no COLUMNS, or with --wide, it is one table, a line per policy."
     ),
     execute: { arguments, output in try RunCommand.execute(arguments, output) }
   )

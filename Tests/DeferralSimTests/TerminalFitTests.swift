@@ -59,6 +59,26 @@ struct TerminalFitTests {
     #expect(Self.longest(result.stdout) <= columns, "\(result.stdout)")
   }
 
+  /// `sweep --format csv|json` writes sweep.csv to standard output (it was accepted and
+  /// ignored before); the table's lines go nowhere, "Wrote" to standard error.
+  @Test func sweepWritesItsCSVToStandardOutput() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try SweepEndToEndTests.tinySweep.write(to: file, atomically: true, encoding: .utf8)
+    let out = folder.appendingPathComponent("out")
+    let csv = try ToolRunner.run(
+      ["sweep", file.path, "-o", out.path, "-q", "--no-report", "--format", "csv"])
+    #expect(csv.status == 0, "\(csv.stderr)")
+    let written = try RunEndToEndTests.read(out, "sweep.csv")
+    #expect(csv.stdout == written)
+    #expect(csv.stderr.contains("Wrote sweep.csv"))
+    let json = try ToolRunner.run(
+      ["sweep", file.path, "-o", out.path, "-q", "--no-report", "--format", "json"])
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == written.split(separator: "\n").count - 1)
+  }
+
   /// `--wide` prints one table: a header line naming every column, one line per policy;
   /// the files are the same bytes as a fitted run's.
   @Test func wideShowsEveryColumnInOneTableAndChangesNoFile() throws {
