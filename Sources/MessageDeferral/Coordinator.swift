@@ -153,11 +153,16 @@ public struct Coordinator: Sendable {
     if configuration.triggers == [.checkpoint] {
       let names = configuration.checkpoints.map(\.kind).sorted().map(\.rawValue)
         .joined(separator: ", ")
-      return "waits for a checkpoint (\(names)); on \(kind)"
+      return "waits for the next checkpoint call (\(names)); on \(kind)"
     }
     if !canPresent { return "gate closed on \(kind)" }
     if !configuration.showsUnknownReasons { return "unknown reasons are never shown" }
-    return "waits for a trigger on \(kind)"
+    // Said in full, so a hold after a failed display on a calm screen reads as what it is.
+    var triggers = Triggers.named.filter { configuration.triggers.contains($0.trigger) }
+      .map(\.name)
+    if configuration.retriesOnSceneActivation { triggers.append("scene_activation") }
+    if configuration.retryBackoff != nil { triggers.append("retry timer") }
+    return "waits for a trigger (\(triggers.joined(separator: ", "))); on \(kind)"
   }
 
   /// Handles `event` at time `now` and writes the answer into `actions` (cleared first).

@@ -34,4 +34,23 @@ struct HoldReasonTests {
     policy.succeed(1, at: 200)
     #expect(policy.coordinator.holdReason() == "already 1 sheet(s) this break")
   }
+
+  /// After a failed display on a calm screen, StoreKit's default names what would show it.
+  @Test func aHoldOnACalmScreenNamesTheTriggersThatWouldShowIt() {
+    var policy = Harness(preset: "storekit-auto")
+    policy.startSession(at: 0, on: .home)
+    #expect(policy.deliver(message(1, .generic), at: 10).shown == [1])
+    policy.fail(1, at: 10)
+    let reason = policy.coordinator.holdReason()
+    #expect(reason.hasPrefix("waits for a trigger (delivery"), "\(reason)")
+    #expect(reason.hasSuffix("); on home"), "\(reason)")
+  }
+
+  @Test func aCheckpointPolicyOnItsCheckpointWaitsForTheNextCall() {
+    var policy = Harness(preset: "adapty-manual")
+    policy.startSession(at: 0, on: .home)
+    policy.deliver(message(1, .generic), at: 10)
+    #expect(
+      policy.coordinator.holdReason() == "waits for the next checkpoint call (home); on home")
+  }
 }
