@@ -12,7 +12,8 @@ public struct SweepOutcome: Sendable {
   public var events: Int
   /// Every point with both an onboarding interruption rate and a ``tradeOffMetric`` (positive
   /// for a duration, which is drawn on a log axis),
-  /// for the report's trade-off plot (series 0 for grid points, 1... for compared presets).
+  /// for the report's trade-off plot (grid points in the ink colour, compared presets in
+  /// their own, ``ChartPalette/presets``).
   public var tradeOff: [TradeOffPoint] = []
   /// The y metric of the trade-off plot: the sweep's own y when it is a duration or a rate,
   /// else consent p99 latency.
@@ -136,11 +137,11 @@ extension SweepPlan {
           let duration = report.interval(policy: index, metric: durationIndex),
           duration.mean > 0 || plotsRate
         {
-          let series =
-            run.pointNames[index] == nil ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
+          let style =
+            run.pointNames[index] == nil ? ChartPalette.style(for: policy.name) : .ink()
           tradeOff.append(
             TradeOffPoint(
-              label: point == policy.name ? point : "\(point) \(policy.name)", series: series,
+              label: point == policy.name ? point : "\(point) \(policy.name)", style: style,
               onboarding: onboarding,
               duration: duration))
         }
