@@ -77,7 +77,7 @@ extension HTMLReport {
     svg.chart .bar-mark{fill:var(--bg)}
     svg.chart .leader{stroke:var(--muted);stroke-width:.75}
     svg.chart .front{fill:none;stroke:var(--front);stroke-width:2;stroke-dasharray:6 4}
-    svg.chart .front-region{fill:var(--front);fill-opacity:.06;stroke:none}
+    svg.chart .front-region{fill:var(--front);fill-opacity:.035;stroke:none}
     svg.chart .reference{stroke:var(--front);stroke-width:1.5;stroke-dasharray:5 4}
     svg.chart .deadline{stroke:var(--deadline);stroke-width:1.5;stroke-dasharray:6 4}
     svg.chart .deadline-label{fill:var(--deadline);font-weight:600}
@@ -86,6 +86,7 @@ extension HTMLReport {
     svg.chart .point-label,svg.chart .deadline-label,svg.chart .value-label{paint-order:stroke;\
     stroke:var(--bg);stroke-width:3px;stroke-linejoin:round}
     svg.chart .point-label{font-size:12px;font-weight:700}
+    svg.chart .line-label{font-size:12px;paint-order:stroke;stroke:var(--bg);stroke-width:3px}
     svg.chart .point-label.dominated{font-weight:400;fill:var(--muted)}
     \(ChartPalette.css)
     @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--grid:#e4e4e4;\

@@ -136,8 +136,8 @@ extension HTMLReport {
       id: id)
   }
 
-  /// The trade-off plot's y axis, drawn on `canvas`: a linear % axis for a ratio, else a log
-  /// time axis. Returns the position of a value, the same clamped to the plot, and the
+  /// The trade-off plot's y axis, drawn on `canvas`: a linear % axis for a ratio, a log time
+  /// axis for seconds, else a linear axis. Returns the position of a value, the same clamped to the plot, and the
   /// smallest value a whisker reaches down to.
   static func tradeOffYAxis(
     _ points: [TradeOffPoint], canvas: inout ChartCanvas, frame: ChartFrame, yLabel: String,
@@ -154,6 +154,20 @@ extension HTMLReport {
           AxisTick(position: scale($0), label: Chart.fixed($0, decimals) + "%")
         }, title: "\(yLabel) (lower is better)")
       return ({ scale($0 * 100) }, { scale.clamped($0 * 100) }, 0)
+    }
+    if yUnit != "seconds" {
+      // Counts and values: a plain linear axis.
+      let lowest = Swift.min(0, points.map(\.duration.low).min() ?? 0)
+      let highest = Swift.max(points.map(\.duration.high).max() ?? 1, lowest + 1e-9)
+      let (bottom, top) = Chart.niceDomain(min: lowest, max: highest, count: 5)
+      let scale = LinearScale(domain: (bottom, top), range: (frame.plotBottom, frame.plotTop))
+      let decimals = Chart.tickDecimals(min: bottom, max: top, count: 5)
+      canvas.leftAxis(
+        frame: frame,
+        ticks: Chart.niceTicks(min: bottom, max: top, count: 5).map {
+          AxisTick(position: scale($0), label: Chart.fixed($0, decimals))
+        }, title: "\(yLabel) (lower is better)")
+      return ({ scale($0) }, { scale.clamped($0) }, bottom)
     }
     let positive = points.flatMap { [$0.duration.mean, $0.duration.low] }.filter { $0 > 0 }
     let smallest = positive.min() ?? 60

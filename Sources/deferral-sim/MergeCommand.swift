@@ -126,7 +126,7 @@ enum MergeCommand {
     let folder = try OutputFolder.forCommand(at: outPath)
     try SweepCommand.write(
       outcome, plan: plan, name: merged.sweepName, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, output: output)
+      htmlReport: !parsed.flag("no-report"), started: started, jobs: 1, output: output)
     return ExitStatus.success
   }
 }
