@@ -35,14 +35,19 @@ public struct PlacedLabel: Sendable, Equatable {
 }
 
 extension Chart {
-  /// The box of a 12-unit label with baseline at (`x`, `y`) and text anchor `anchor`.
+  /// The box of a 12-unit label with its first baseline at (`x`, `y`) and text anchor
+  /// `anchor`; lines of `text` (split at line feeds) are 14 units apart.
   static func labelBox(_ text: String, x: Double, y: Double, anchor: String) -> ChartBox {
-    let width = ChartCanvas.textWidth(text)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let width = lines.map { ChartCanvas.textWidth(String($0)) }.max() ?? 0
+    let extra = 14 * Double(lines.count - 1)
     let left = anchor == "start" ? x : anchor == "middle" ? x - width / 2 : x - width
-    return ChartBox(left: left, top: y - 11, right: left + width, bottom: y + 3)
+    return ChartBox(left: left, top: y - 11, right: left + width, bottom: y + 3 + extra)
   }
 
   /// Places one label per request next to its point so that no two labels overlap.
+  ///
+  /// A label's text may hold line feeds: its lines go 14 units apart.
   ///
   /// Each label, in order, takes the first spot clear of the labels already placed and of
   /// `obstacles` other than its own (`own`: indices into `obstacles`, the markers it labels),
@@ -65,6 +70,7 @@ extension Chart {
       (9, 4, "start"), (-9, 4, "end"), (0, -12, "middle"), (0, 20, "middle"),
     ]
     for request in requests {
+      let extra = 14 * Double(request.text.count { $0 == "\n" })
       func clear(_ box: ChartBox, obstaclesToo: Bool) -> Bool {
         !placed.contains { $0.box.overlaps(box) }
           && (!obstaclesToo
@@ -76,7 +82,8 @@ extension Chart {
       search: for scale in [1.0, 2.0, 3.0] {
         for spot in spots {
           let x = request.x + spot.dx * scale
-          let y = request.y + (spot.dy - 4) * scale + 4
+          // A label above its point grows upwards by its extra lines.
+          let y = request.y + (spot.dy - 4) * scale + 4 - (spot.dy < 0 ? extra : 0)
           let box = labelBox(request.text, x: x, y: y, anchor: spot.anchor)
           if area.contains(box), clear(box, obstaclesToo: true) {
             chosen = PlacedLabel(
@@ -87,7 +94,7 @@ extension Chart {
       }
       if chosen == nil {
         // Rows of the area by distance from the point's own, then rows below the area.
-        let width = ChartCanvas.textWidth(request.text)
+        let width = labelBox(request.text, x: 0, y: 0, anchor: "start").right
         let anchor = request.x + 7 + width <= area.right ? "start" : "end"
         let x = anchor == "start" ? request.x + 7 : Swift.max(area.left + width, request.x - 7)
         let rows = Swift.max(1, Int(((area.bottom - area.top - 3) / 14).rounded(.down)))

@@ -183,7 +183,7 @@ extension HTMLReport {
   }
 
   /// The trade-off plot's labels: points within a unit of each other and on the same side of
-  /// the front share one; placed clear of each other and of other markers, leader lines to
+  /// the front share one (in lines of at most 44 characters); placed clear of each other and of other markers, leader lines to
   /// displaced ones; the canvas grows when labels had to go below the plot.
   static func tradeOffLabels(
     _ points: [TradeOffPoint], positions: [(x: Double, y: Double)], front: Set<Int>,
@@ -206,7 +206,18 @@ extension HTMLReport {
     let markers = positions.map {
       ChartBox(left: $0.x - 7, top: $0.y - 7, right: $0.x + 7, bottom: $0.y + 7)
     }
-    let texts = groups.map { $0.map { shortName(points[$0].label) }.joined(separator: ", ") }
+    // A group's names in lines of at most 44 characters.
+    let texts = groups.map { group in
+      var lines = [""]
+      for (number, member) in group.enumerated() {
+        let name = shortName(points[member].label) + (number < group.count - 1 ? "," : "")
+        if !lines[lines.count - 1].isEmpty, lines[lines.count - 1].count + 1 + name.count > 44 {
+          lines.append("")
+        }
+        lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + name
+      }
+      return lines.joined(separator: "\n")
+    }
     let placed = Chart.placeLabels(
       zip(groups, texts).map { (positions[$0[0]].x, positions[$0[0]].y, $1, $0) },
       obstacles: markers,
@@ -226,9 +237,11 @@ extension HTMLReport {
     }
     for (index, label) in placed.enumerated() {
       let onFront = front.contains(groups[index][0])
-      canvas.text(
-        texts[index], x: label.x, y: label.y, anchor: label.anchor,
-        classes: "point-label" + (onFront ? " on-front" : " dominated"))
+      for (number, line) in texts[index].split(separator: "\n").enumerated() {
+        canvas.text(
+          String(line), x: label.x, y: label.y + 14 * Double(number), anchor: label.anchor,
+          classes: "point-label" + (onFront ? " on-front" : " dominated"))
+      }
     }
     if let lowest = placed.map(\.box.bottom).max(), lowest > frame.plotBottom {
       canvas.grow(toHeight: frame.height + (lowest - frame.plotBottom) + 4)

@@ -16,7 +16,8 @@ struct ChartLabelTests {
     #expect(Chart.distinctNumbers([1, 1 + 1e-12]) == ["1.00000", "1.00000"])
   }
 
-  /// In a dense case (60 labels on a few spots, markers in the way) no two label boxes
+  /// In a dense case (60 labels, some of three lines, on a few spots, markers in the way) no
+  /// two label boxes
   /// overlap, and every label starts inside the area.
   @Test func placedLabelsNeverOverlap() {
     var random = _ChartTestRandom(state: 11)
@@ -27,7 +28,9 @@ struct ChartLabelTests {
       let x = 100 + Double(random.next() % 5) * 3
       let y = 150 + Double(random.next() % 5) * 3
       markers.append(ChartBox(left: x - 7, top: y - 7, right: x + 7, bottom: y + 7))
-      requests.append((x, y, "policy-\(index)" + String(repeating: "x", count: index % 7), [index]))
+      let text = "policy-\(index)" + String(repeating: "x", count: index % 7)
+      // Every fifth label has three lines.
+      requests.append((x, y, index % 5 == 0 ? text + ",\nsecond,\nthird" : text, [index]))
     }
     let placed = Chart.placeLabels(requests, obstacles: markers, area: area)
     #expect(placed.count == requests.count)
@@ -38,6 +41,7 @@ struct ChartLabelTests {
       }
     }
     #expect(placed.contains { $0.displaced })
+    #expect(placed[5].box.bottom - placed[5].box.top == 42, "three lines, 14 units apart")
     #expect(!placed[0].displaced, "the first label sits by its point")
   }
 
