@@ -6,22 +6,26 @@
 #      Content-Security-Policy violation). Its screenshot, OUT.png, shows a 1200x2400 window
 #      drawn at scale $BROWSER_CHECK_SCALE (default 0.5: 600x1200 pixels, a quick pixel check;
 #      1 for full size);
-#   2. the DOM after load (--dump-dom): it must hold the report (data-report="deferral-sim")
-#      and at least four SVG charts;
-#   3. the screenshot's pixels (decoded with python3's zlib): not blank, not one colour.
-# Usage: scripts/browser-check.sh REPORT.html OUT.png
+#   2. the DOM after load (--dump-dom): it must hold the report (data-report="deferral-sim"),
+#      at least four SVG charts, and an element with each id in IDS (comma-separated, optional:
+#      the key charts, e.g. tradeoff-chart,consent-chart for a run's report,
+#      sweep-tradeoff,axis-0-x for a sweep's);
+#   3. the screenshot's pixels (decoded with python3's zlib): the expected size (the window
+#      times the scale), not blank, not one colour.
+# Usage: scripts/browser-check.sh REPORT.html OUT.png [IDS]
 # The browser: $CHROMIUM if set, else the first of chromium, chromium-headless-shell,
 # headless_shell, chromium-browser, google-chrome on the PATH.
 # Exit: 0 all checks passed; 1 a check failed; 2 bad usage; 77 no browser found (a skip: the
 # reason is printed on standard error).
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 REPORT.html OUT.png" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: $0 REPORT.html OUT.png [IDS]" >&2
   exit 2
 fi
 report=$1
 out=$2
+ids=${3:-}
 if [ ! -f "$report" ]; then
   echo "browser-check: no such file: $report" >&2
   exit 2
@@ -51,11 +55,12 @@ trap 'rm -rf "$scratch"' EXIT
 # A fresh profile and config home per call: concurrent checks do not share state, and nothing
 # is written to the user's own Chromium profile.
 export XDG_CONFIG_HOME="$scratch/config" XDG_CACHE_HOME="$scratch/cache"
+scale=${BROWSER_CHECK_SCALE:-0.5}
 flags=(
   --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
   --no-default-browser-check --disable-extensions --disable-background-networking
   --disable-component-update --disable-sync --mute-audio
-  --force-device-scale-factor="${BROWSER_CHECK_SCALE:-0.5}"
+  --force-device-scale-factor="$scale"
   --user-data-dir="$scratch/profile" --enable-logging=stderr --v=0 --window-size=1200,2400
 )
 failed=0
@@ -91,7 +96,14 @@ if [ "$charts" -lt 4 ]; then
   failed=1
 fi
 
-if ! python3 - "$out" <<'PY'
+for id in ${ids//,/ }; do
+  if ! grep -q "id=\"$id\"" "$scratch/dom.html"; then
+    echo "browser-check: the loaded DOM has no element with id \"$id\"" >&2
+    failed=1
+  fi
+done
+
+if ! python3 - "$out" "$scale" <<'PY'
 # Decodes an 8-bit RGB or RGBA PNG (non-interlaced, as Chromium writes) with zlib only, and
 # checks the picture is not blank: many rows must not be one colour, many colours must occur,
 # and at least 2% of the sampled pixels must differ from the most common (background) colour.
@@ -111,6 +123,10 @@ while position < len(data):
     elif kind == b"IDAT":
         idat.append(chunk)
 width, height, depth, colour, _, _, interlace = header
+scale = float(sys.argv[2])
+expected = (round(1200 * scale), round(2400 * scale))
+if abs(width - expected[0]) > 1 or abs(height - expected[1]) > 1:
+    sys.exit(f"browser-check: screenshot is {width}x{height}, expected {expected[0]}x{expected[1]}")
 channels = {2: 3, 6: 4}.get(colour)
 if depth != 8 or channels is None or interlace != 0:
     sys.exit(f"browser-check: unsupported PNG (depth {depth}, colour type {colour}, interlace {interlace})")
@@ -168,4 +184,4 @@ fi
 if [ "$failed" -ne 0 ]; then
   exit 1
 fi
-echo "browser-check: ok: $report loaded without console messages, $charts charts, screenshot $out"
+echo "browser-check: ok: $report loaded without console messages, $charts charts${ids:+ (ids $ids present)}, screenshot $out"

@@ -53,12 +53,13 @@ public struct LegendEntry: Sendable, Equatable {
   }
 
   public var label: String
-  public var series: Int
+  /// The series' colour and variant (marker, dash).
+  public var style: SeriesStyle
   public var symbol: Symbol
 
-  public init(label: String, series: Int, symbol: Symbol) {
+  public init(label: String, style: SeriesStyle, symbol: Symbol) {
     self.label = label
-    self.series = series
+    self.style = style
     self.symbol = symbol
   }
 }
@@ -146,15 +147,19 @@ extension ChartCanvas {
         cursor = x
       }
       let middle = y + Double(row) * rowHeight + 10
-      let series = ChartPalette.seriesClass(entry.series)
+      let series = entry.style.classes
       switch entry.symbol {
       case .line:
         line(
           x1: cursor, y1: middle, x2: cursor + 18, y2: middle, classes: "series-line \(series)")
+        marker(
+          entry.style.marker, x: cursor + 9, y: middle, radius: 3.5, classes: "point \(series)")
       case .box:
         rect(x: cursor + 3, y: middle - 6, width: 12, height: 12, classes: "bar \(series)")
+        marker(entry.style.marker, x: cursor + 9, y: middle, radius: 2.5, classes: "bar-mark")
       case .point:
-        circle(x: cursor + 9, y: middle, radius: 5, classes: "point \(series)")
+        marker(
+          entry.style.marker, x: cursor + 9, y: middle, radius: 5, classes: "point \(series)")
       case .reference:
         line(x1: cursor, y1: middle, x2: cursor + 18, y2: middle, classes: "reference")
       }

@@ -7,7 +7,7 @@
 public struct ChartCanvas: Sendable {
   /// The drawing's size in user units (the `viewBox`).
   public let width: Double
-  public let height: Double
+  public private(set) var height: Double
   /// The markup appended so far (without the `<svg>` element).
   public private(set) var body = ""
 
@@ -15,6 +15,11 @@ public struct ChartCanvas: Sendable {
     precondition(width > 0 && height > 0, "A canvas needs a positive size")
     self.width = width
     self.height = height
+  }
+
+  /// Makes the drawing at least `height` tall (for labels placed below the plot).
+  public mutating func grow(toHeight height: Double) {
+    self.height = Swift.max(self.height, height)
   }
 
   static func attributes(_ pairs: [(String, String?)]) -> String {
@@ -69,6 +74,34 @@ public struct ChartCanvas: Sendable {
     let c = Chart.coordinate
     element(
       "circle", [("cx", c(x)), ("cy", c(y)), ("r", c(radius)), ("class", classes)], title: title)
+  }
+
+  /// A marker of `style`'s shape centred on (`x`, `y`), `radius` its half-size (a circle's
+  /// radius; other shapes are scaled to a similar area), with `classes` (add the style's
+  /// classes and `point` for the palette's fill).
+  public mutating func marker(
+    _ shape: ChartPalette.Marker, x: Double, y: Double, radius: Double, classes: String,
+    title: String? = nil
+  ) {
+    let c = Chart.coordinate
+    switch shape {
+    case .circle:
+      circle(x: x, y: y, radius: radius, classes: classes, title: title)
+    case .square:
+      let half = radius * 0.9
+      rect(
+        x: x - half, y: y - half, width: 2 * half, height: 2 * half, classes: classes, title: title)
+    case .triangle:
+      let r = radius * 1.3
+      path(
+        "M\(c(x)) \(c(y - r))L\(c(x + r * 0.866)) \(c(y + r / 2))L\(c(x - r * 0.866)) "
+          + "\(c(y + r / 2))Z", classes: classes, title: title)
+    case .diamond:
+      let r = radius * 1.25
+      path(
+        "M\(c(x)) \(c(y - r))L\(c(x + r)) \(c(y))L\(c(x)) \(c(y + r))L\(c(x - r)) \(c(y))Z",
+        classes: classes, title: title)
+    }
   }
 
   /// A polyline through `points` (nothing for fewer than two).

@@ -1,35 +1,160 @@
-/// The colours of chart series: the Okabe–Ito palette (Okabe and Ito, "Color Universal
-/// Design", 2008), chosen to stay distinguishable under the common colour-vision
-/// deficiencies.
+/// How one series is drawn: a colour of ``ChartPalette/colours`` (or the ink colour) and a
+/// variant, which sets the marker shape and the line dash, so series that share a colour stay
+/// apart by shape.
+public struct SeriesStyle: Sendable, Hashable {
+  /// An index into ``ChartPalette/colours``; `nil` for the ink colour (`currentColor`: black
+  /// on light pages, near-white on dark ones), used for a sweep's grid points.
+  public var colour: Int?
+  /// An index into ``ChartPalette/variants``: circle and solid line, square and dashed line,
+  /// triangle and dotted line, diamond and dash-dot line.
+  public var variant: Int
+
+  public init(colour: Int?, variant: Int) {
+    precondition(colour.map { ChartPalette.colours.indices.contains($0) } ?? true)
+    precondition(ChartPalette.variants.indices.contains(variant))
+    self.colour = colour
+    self.variant = variant
+  }
+
+  /// The ink colour with variant `variant`.
+  public static func ink(_ variant: Int = 0) -> SeriesStyle {
+    SeriesStyle(colour: nil, variant: variant)
+  }
+
+  /// The CSS classes: `series-N` (or `series-ink`), its colour through `--series`, and
+  /// `variant-V`, its dash on lines.
+  public var classes: String { "series-\(colour.map(String.init) ?? "ink") variant-\(variant)" }
+
+  /// The marker's shape.
+  public var marker: ChartPalette.Marker { ChartPalette.variants[variant].marker }
+}
+
+/// The colours and variants of chart series, fixed per preset name across every report.
 ///
-/// Series 0 is drawn in the ink colour (`currentColor`: black on light pages, near-white on
-/// dark ones) instead of Okabe–Ito black, so it stays visible in dark mode; yellow, the palette's
-/// weakest colour for thin lines on white, comes fifth so that small comparisons never use it.
-/// Series beyond the eighth reuse the colours with a dashed stroke (`series-dash`), so up to 16
-/// series stay distinct. Charts name series by CSS class only; ``css`` holds the colours.
+/// **Colours.** Seven colours picked (starting from Okabe and Ito's "Color Universal Design"
+/// blue, vermillion, bluish green and reddish purple; yellow, orange and sky blue dropped as
+/// too faint on white) so that every pair stays apart under the common colour-vision
+/// deficiencies. The check, in `ChartTests.paletteSurvivesColourBlindness`: each colour is
+/// simulated for protanopia, deuteranopia and tritanopia with the severity-1.0 matrices of
+/// Machado, Oliveira and Fernandes (2009, IEEE TVCG 15(6)) applied in linear sRGB, then every
+/// pair must differ by CIEDE2000 ΔE ≥ 12 under each simulation and under normal vision (CIE
+/// 2001; JND ≈ 1, "clearly different" ≈ 10); each colour must have a WCAG 2.1 contrast of at
+/// least 3:1 (non-text contrast, SC 1.4.11) against the white page and the dark page
+/// (`#14171c`).
+///
+/// **Presets.** ``presets`` gives each preset its colour and variant, one line each; a
+/// preset's variant (`screen-gate-ceiling` of `screen-gate`) keeps its colour with another
+/// marker and dash, so no two presets share both.
+///
+/// **Other names** (custom policies) take an entry no preset uses, chosen by a stable hash of
+/// the name (FNV-1a), the next free one when another name in the same report has it
+/// (``styles(for:)``). Beyond the free entries, names share them.
 public enum ChartPalette {
-  /// The eight colours, in series order: (name, sRGB hex or `currentColor`).
+  /// The seven colours: (name, sRGB hex).
   public static let colours: [(name: String, value: String)] = [
-    ("ink", "currentColor"), ("orange", "#E69F00"), ("sky blue", "#56B4E9"),
-    ("bluish green", "#009E73"), ("yellow", "#F0E442"), ("blue", "#0072B2"),
-    ("vermillion", "#D55E00"), ("reddish purple", "#CC79A7"),
+    ("blue", "#0072B2"), ("vermillion", "#D55E00"), ("bluish green", "#009E73"),
+    ("reddish purple", "#CC79A7"), ("olive", "#666644"), ("violet", "#9977FF"),
+    ("magenta", "#BB1188"),
   ]
 
-  /// The CSS classes of series `index`: `series-N` (its colour) and, from the ninth series
-  /// on, `series-dash` too.
-  public static func seriesClass(_ index: Int) -> String {
-    precondition(index >= 0, "A series index cannot be negative")
-    let colour = "series-\(index % colours.count)"
-    return index >= colours.count ? colour + " series-dash" : colour
+  /// A marker's shape.
+  public enum Marker: String, Sendable, CaseIterable {
+    case circle, square, triangle, diamond
+
+    /// The shape as a text glyph (tables and legends in HTML).
+    public var glyph: String {
+      switch self {
+      case .circle: "●"
+      case .square: "■"
+      case .triangle: "▲"
+      case .diamond: "◆"
+      }
+    }
+  }
+
+  /// The variants: marker shape and SVG `stroke-dasharray` (`nil` for a solid line).
+  public static let variants: [(marker: Marker, dash: String?)] = [
+    (.circle, nil), (.square, "7 4"), (.triangle, "2 3"), (.diamond, "8 3 2 3"),
+  ]
+
+  /// Every preset's style: colour index, variant. Adding a preset's colour is one line here.
+  public static let presets: [String: SeriesStyle] = [
+    "storekit-auto": SeriesStyle(colour: 1, variant: 0),
+    "screen-gate": SeriesStyle(colour: 2, variant: 0),
+    "screen-gate-ceiling": SeriesStyle(colour: 2, variant: 1),
+    "adapty-manual": SeriesStyle(colour: 3, variant: 0),
+    "revenuecat-manual": SeriesStyle(colour: 4, variant: 0),
+    "revenuecat-manual-legacy": SeriesStyle(colour: 4, variant: 1),
+    "openiap": SeriesStyle(colour: 0, variant: 0),
+    "never": SeriesStyle(colour: 6, variant: 0),
+    "deadline-aware": SeriesStyle(colour: 5, variant: 0),
+    "deadline-aware-v1": SeriesStyle(colour: 5, variant: 1),
+    "deadline-blind": SeriesStyle(colour: 1, variant: 1),
+    "deadline-aware-value": SeriesStyle(colour: 5, variant: 2),
+  ]
+
+  /// The entries no preset uses, in a fixed order (variant, then colour): where other names'
+  /// styles come from.
+  public static let free: [SeriesStyle] = {
+    let taken = Set(presets.values)
+    return variants.indices.flatMap { variant in
+      colours.indices.map { SeriesStyle(colour: $0, variant: variant) }
+    }.filter { !taken.contains($0) }
+  }()
+
+  /// The style of each of `names` (one report's series, names distinct): a preset's own, any
+  /// other name's from ``free`` by its hash, the next free entry on a collision. Names are
+  /// placed in sorted order, so the result for a name depends on the set of names only, not
+  /// on their order.
+  public static func styles(for names: [String]) -> [String: SeriesStyle] {
+    var result: [String: SeriesStyle] = [:]
+    var used = Set<SeriesStyle>()
+    for name in names {
+      if let style = presets[name] {
+        result[name] = style
+        used.insert(style)
+      }
+    }
+    for name in Set(names).sorted() where presets[name] == nil {
+      let start = Int(hash(name) % UInt64(free.count))
+      let open = free.indices.lazy.map { free[(start + $0) % free.count] }.first {
+        !used.contains($0)
+      }
+      let style = open ?? free[start]
+      result[name] = style
+      used.insert(style)
+    }
+    return result
+  }
+
+  /// The style of `name` alone (a preset's own, else by hash without collisions).
+  public static func style(for name: String) -> SeriesStyle {
+    styles(for: [name])[name]!
+  }
+
+  /// FNV-1a, 64 bits, over the name's UTF-8: the same on every platform and run (Swift's
+  /// `hashValue` is seeded per process).
+  static func hash(_ name: String) -> UInt64 {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in name.utf8 {
+      value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    return value
   }
 
   /// CSS that gives each `series-N` class its colour through the `--series` custom property,
-  /// which the chart rules (`.series-line`, `.bar`, `.point`, `.whisker`) use.
+  /// which the chart rules (`.series-line`, `.bar`, `.point`, `.whisker`) use, and each
+  /// `variant-V` its dash on lines.
   public static var css: String {
     var rules = colours.enumerated().map { index, colour in
       ".series-\(index){--series:\(colour.value)}"
     }
-    rules.append(".series-dash{stroke-dasharray:6 3}")
+    rules.append(".series-ink{--series:currentColor}")
+    for (index, variant) in variants.enumerated() {
+      if let dash = variant.dash {
+        rules.append("svg.chart .series-line.variant-\(index){stroke-dasharray:\(dash)}")
+      }
+    }
     return rules.joined(separator: "\n")
   }
 }

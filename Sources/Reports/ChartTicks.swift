@@ -156,6 +156,29 @@ public enum Chart {
     return fixed(value, Swift.min(12, leadingZeros + 1))
   }
 
+  /// `values` as ``number(_:)`` writes them, each with up to four more decimals, the fewest
+  /// extra (the same for all) that give values that differ different labels: 0.137 and 0.149
+  /// read `0.14` and `0.15`, not `0.1` twice. Values closer than that share a label.
+  public static func distinctNumbers(_ values: [Double]) -> [String] {
+    func decimals(_ value: Double) -> Int {
+      let magnitude = abs(value)
+      if magnitude == 0 || magnitude >= 10 { return 0 }
+      if magnitude >= 0.1 { return 1 }
+      return Swift.min(12, Int((-log10(magnitude)).rounded(.down)) + 1)
+    }
+    var labels: [String] = []
+    for extra in 0...4 {
+      labels = values.map { $0 == 0 ? "0" : fixed($0, decimals($0) + extra) }
+      var seen: [String: Double] = [:]
+      let clash = zip(labels, values).contains { label, value in
+        defer { seen[label] = seen[label] ?? value }
+        return seen[label].map { $0 != value } ?? false
+      }
+      if !clash { break }
+    }
+    return labels
+  }
+
   /// `value` with exactly `digits` decimals, `.` as separator, no locale (`-0.0` prints `0.0`).
   public static func fixed(_ value: Double, _ digits: Int) -> String {
     TerminalTable.fixed(value, digits)

@@ -104,7 +104,7 @@ extension HTMLReport {
       let share =
         issued > 0 ? Chart.fixed(Double(displayed) / Double(issued) * 100, 1) + "% displayed" : ""
       let label = shortName(name) + (displayed == 0 ? ": none displayed" : ", " + share)
-      entries.append(LegendEntry(label: label, series: policy, symbol: .line))
+      entries.append(LegendEntry(label: label, style: data.styles[policy], symbol: .line))
       if displayed > 0 {
         curves.append((policy, cumulativeCurve(tally.latency[0], from: from, to: to)))
       }
@@ -175,9 +175,14 @@ extension HTMLReport {
         + (tally.latency[0].quantile(0.5).map(Chart.duration) ?? "—") + ", p99 "
         + (tally.latency[0].quantile(0.99).map(Chart.duration) ?? "—")
       canvas.beginGroup(classes: "curve", title: tooltip)
-      canvas.polyline(
-        curve.points.map { (x($0.seconds), y($0.fraction)) },
-        classes: "series-line \(ChartPalette.seriesClass(curve.policy))")
+      let style = data.styles[curve.policy]
+      let points = curve.points.map { (x: x($0.seconds), y: y($0.fraction)) }
+      canvas.polyline(points, classes: "series-line \(style.classes)")
+      // The variant's marker where the curve ends, so curves of one colour differ in shape.
+      if let end = points.last {
+        canvas.marker(
+          style.marker, x: end.x, y: end.y, radius: 4, classes: "point \(style.classes)")
+      }
       canvas.endGroup()
     }
     let svg = canvas.svg(

@@ -10,13 +10,14 @@ extension HTMLReport {
     let nameWidth = data.names.map { ChartCanvas.textWidth(shortName($0, limit: 20)) }.max() ?? 0
     let frame = ChartFrame(
       width: width, height: 28 + rowHeight * Double(data.names.count) + 50,
-      top: 28, right: 130, bottom: 50, left: Swift.min(170, nameWidth + 16))
+      top: 28, right: 130, bottom: 50, left: Swift.min(182, nameWidth + 28))
     var canvas = ChartCanvas(width: width, height: frame.height)
     let intervals = data.names.indices.map { data.interval($0, metric) }
     let largest = intervals.compactMap { $0.map { Swift.max($0.high, $0.mean) } }.max() ?? 0
     let right = largest > 0 ? Chart.niceDomain(min: 0, max: largest, count: 4).1 : 1
     let x = LinearScale(domain: (0, right), range: (frame.plotLeft, frame.plotRight))
     let decimals = Chart.tickDecimals(min: 0, max: right, count: 4)
+    let values = Chart.distinctNumbers(intervals.map { $0?.mean ?? 0 })
     canvas.bottomAxis(
       frame: frame,
       ticks: Chart.niceTicks(min: 0, max: right, count: 4).map {
@@ -26,8 +27,11 @@ extension HTMLReport {
       let top = frame.plotTop + rowHeight * Double(policy)
       let middle = top + rowHeight / 2
       canvas.text(
-        shortName(name, limit: 20), x: frame.plotLeft - 8, y: middle + 4, anchor: "end",
+        shortName(name, limit: 20), x: frame.plotLeft - 20, y: middle + 4, anchor: "end",
         classes: "tick-label")
+      canvas.marker(
+        data.styles[policy].marker, x: frame.plotLeft - 10, y: middle, radius: 4,
+        classes: "point \(data.styles[policy].classes)")
       guard let interval = intervals[policy] else {
         canvas.text("no data", x: frame.plotLeft + 6, y: middle + 4, classes: "value-label")
         continue
@@ -36,7 +40,7 @@ extension HTMLReport {
       let tooltip = "\(name): \(text) per replication" + (note(policy).map { ", \($0)" } ?? "")
       canvas.rect(
         x: frame.plotLeft, y: top + 4, width: x(interval.mean) - frame.plotLeft,
-        height: rowHeight - 8, classes: "bar \(ChartPalette.seriesClass(policy))", title: tooltip)
+        height: rowHeight - 8, classes: "bar \(data.styles[policy].classes)", title: tooltip)
       let low = x(Swift.max(0, interval.low))
       let high = x(interval.high)
       if high - low > 0.5 {
@@ -46,7 +50,7 @@ extension HTMLReport {
         canvas.line(x1: high, y1: middle - 5, x2: high, y2: middle + 5, classes: "")
         canvas.endGroup()
       }
-      let label = Chart.number(interval.mean) + (note(policy).map { " (\($0))" } ?? "")
+      let label = values[policy] + (note(policy).map { " (\($0))" } ?? "")
       canvas.text(
         label, x: Swift.max(high, x(interval.mean)) + 6, y: middle + 4, classes: "value-label")
     }

@@ -9,6 +9,8 @@ struct _ReportData {
   let replications: Int
   /// Per policy, all replications merged (histograms included).
   let pooled: [Tally]
+  /// Per policy, its colour and variant (fixed per preset name, ``ChartPalette/styles(for:)``).
+  let styles: [SeriesStyle]
 
   init(_ report: RunReport) {
     self.report = report
@@ -16,6 +18,8 @@ struct _ReportData {
     baseline = names.firstIndex(of: report.baseline)
     replications = report.result.tallies.count
     pooled = names.indices.map { report.pooled($0) }
+    let byName = ChartPalette.styles(for: names)
+    styles = names.map { byName[$0]! }
   }
 
   static func metricIndex(_ name: String) -> Int {

@@ -16,7 +16,7 @@ extension HTMLReport {
     guard !groups.isEmpty else { return "" }
     let width = 960.0
     let entries = data.names.enumerated().map {
-      LegendEntry(label: shortName($0.element), series: $0.offset, symbol: .box)
+      LegendEntry(label: shortName($0.element), style: data.styles[$0.offset], symbol: .box)
     }
     var scratch = ChartCanvas(width: width, height: 100)
     let legendHeight = scratch.legend(entries, x: 0, y: 0, maxWidth: width - 90)
@@ -68,6 +68,8 @@ extension HTMLReport {
       let slot = frame.plotWidth / Double(data.names.count)
       let barWidth = Swift.min(44, slot * 0.78)
       showValues = slot >= 30
+      let values = Chart.distinctNumbers(
+        data.names.indices.map { (data.interval($0, group.metric)?.mean ?? 0) * 100 })
       for policy in data.names.indices {
         guard let interval = data.interval(policy, group.metric) else { continue }
         let middle = frame.plotLeft + slot * (Double(policy) + 0.5)
@@ -76,7 +78,11 @@ extension HTMLReport {
         let barTop = y(interval.mean * 100)
         canvas.rect(
           x: middle - barWidth / 2, y: barTop, width: barWidth, height: frame.plotBottom - barTop,
-          classes: "bar \(ChartPalette.seriesClass(policy))", title: tooltip)
+          classes: "bar \(data.styles[policy].classes)", title: tooltip)
+        // The variant's marker under the bar, so bars of one colour differ in shape.
+        canvas.marker(
+          data.styles[policy].marker, x: middle, y: frame.plotBottom + 9, radius: 3.5,
+          classes: "point \(data.styles[policy].classes)")
         let low = y(Swift.max(0, interval.low) * 100)
         let high = y(Swift.min(1, interval.high) * 100)
         if low - high > 0.5 {
@@ -89,7 +95,7 @@ extension HTMLReport {
         }
         if showValues {
           canvas.text(
-            Chart.number(interval.mean * 100), x: middle, y: Swift.min(high, barTop) - 5,
+            values[policy], x: middle, y: Swift.min(high, barTop) - 5,
             anchor: "middle", classes: "value-label")
         }
       }

@@ -49,8 +49,8 @@ extension HTMLReport {
     tr.baseline th{font-style:italic}
     .tag{font-size:11px;font-style:normal;font-weight:500;color:var(--muted);\
     border:1px solid var(--line);border-radius:4px;padding:0 4px;margin-left:4px}
-    .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:8px;\
-    background:var(--series);vertical-align:baseline}
+    .swatch{display:inline-block;width:1.1em;margin-right:6px;color:var(--series);\
+    text-align:center}
     details{margin-top:12px}
     summary{cursor:pointer;color:var(--muted);font-size:14px}
     details table{margin-top:8px;font-size:13.5px}
@@ -74,8 +74,10 @@ extension HTMLReport {
     svg.chart .whisker[class*=series-] line{stroke:var(--series);stroke-width:1.6}
     svg.chart .point{fill:var(--series);stroke:var(--bg);stroke-width:1.5}
     svg.chart .point.dominated{fill:var(--bg);stroke:var(--series);stroke-width:2.25}
+    svg.chart .bar-mark{fill:var(--bg)}
     svg.chart .leader{stroke:var(--muted);stroke-width:.75}
-    svg.chart .front{fill:none;stroke:var(--front);stroke-width:1.5;stroke-dasharray:5 4}
+    svg.chart .front{fill:none;stroke:var(--front);stroke-width:2;stroke-dasharray:6 4}
+    svg.chart .front-region{fill:var(--front);fill-opacity:.035;stroke:none}
     svg.chart .reference{stroke:var(--front);stroke-width:1.5;stroke-dasharray:5 4}
     svg.chart .deadline{stroke:var(--deadline);stroke-width:1.5;stroke-dasharray:6 4}
     svg.chart .deadline-label{fill:var(--deadline);font-weight:600}
@@ -84,6 +86,7 @@ extension HTMLReport {
     svg.chart .point-label,svg.chart .deadline-label,svg.chart .value-label{paint-order:stroke;\
     stroke:var(--bg);stroke-width:3px;stroke-linejoin:round}
     svg.chart .point-label{font-size:12px;font-weight:700}
+    svg.chart .line-label{font-size:12px;paint-order:stroke;stroke:var(--bg);stroke-width:3px}
     svg.chart .point-label.dominated{font-weight:400;fill:var(--muted)}
     \(ChartPalette.css)
     @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--grid:#e4e4e4;\

@@ -30,7 +30,9 @@ extension HTMLReport {
     for (policy, name) in data.names.enumerated() {
       let isBaseline = policy == data.baseline
       html += "<tr\(isBaseline ? " class=\"baseline\"" : "")><th scope=\"row\">"
-      html += "<span class=\"swatch \(ChartPalette.seriesClass(policy))\"></span>"
+      html +=
+        "<span class=\"swatch \(data.styles[policy].classes)\" aria-hidden=\"true\">"
+        + "\(data.styles[policy].marker.glyph)</span>"
       html += Chart.escape(name)
       if isBaseline { html += " <span class=\"tag\">baseline</span>" }
       html += "</th>"

@@ -2,7 +2,11 @@ import Foundation
 import MessageDeferral
 import Simulation
 
-/// `manifest.json`: what produced a run folder, so it can be reproduced and audited.
+/// `manifest.json`: what produced a run or sweep folder, so it can be reproduced and audited.
+///
+/// A sweep's adds `sweep` (the sweep file's name), `sweep_sha256` (of its text) and `points`
+/// (how many point and policy combinations it ran); its `users`, `replications`, `seed` and
+/// `policies` are those of its first scenario point (a grid can vary them).
 public struct Manifest: Sendable {
   public var toolVersion: String
   public var commandLine: [String]
@@ -17,6 +21,8 @@ public struct Manifest: Sendable {
   public var started: Date
   public var finished: Date
   public var events: Int
+  /// A sweep's file name, the SHA-256 of its text and its number of points; `nil` for a run.
+  public var sweep: (name: String, sha256: String, points: Int)?
 
   public init(
     toolVersion: String, commandLine: [String], scenarioName: String, scenarioSHA256: String,
@@ -45,22 +51,51 @@ public struct Manifest: Sendable {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     let member = ConfigValue.Member.init(key:value:)
-    return ConfigValue.object([
-      member("tool", .string("deferral-sim")),
-      member("version", .string(toolVersion)),
-      member("command", .array(commandLine.map { .string($0) })),
-      member("scenario", .string(scenarioName)),
-      member("scenario_sha256", .string(scenarioSHA256)),
-      member("seed", .string(String(seed))),
-      member("users", .number(Double(users))),
-      member("replications", .number(Double(replications))),
-      member("jobs", .number(Double(jobs))),
-      member("policies", .array(policies.map { .string($0) })),
-      member("baseline", .string(baseline)),
-      member("started", .string(formatter.string(from: started))),
-      member("finished", .string(formatter.string(from: finished))),
-      member("wall_seconds", .number((wallSeconds * 1000).rounded() / 1000)),
-      member("events", .number(Double(events))),
-    ]).jsonText() + "\n"
+    return ConfigValue.object(
+      [
+        member("tool", .string("deferral-sim")),
+        member("version", .string(toolVersion)),
+        member("command", .array(commandLine.map { .string($0) })),
+        member("scenario", .string(scenarioName)),
+        member("scenario_sha256", .string(scenarioSHA256)),
+      ] + sweepMembers + [
+        member("seed", .string(String(seed))),
+        member("users", .number(Double(users))),
+        member("replications", .number(Double(replications))),
+        member("jobs", .number(Double(jobs))),
+        member("policies", .array(policies.map { .string($0) })),
+        member("baseline", .string(baseline)),
+        member("started", .string(formatter.string(from: started))),
+        member("finished", .string(formatter.string(from: finished))),
+        member("wall_seconds", .number((wallSeconds * 1000).rounded() / 1000)),
+        member("events", .number(Double(events))),
+      ]
+    ).jsonText() + "\n"
+  }
+
+  private var sweepMembers: [ConfigValue.Member] {
+    guard let sweep else { return [] }
+    return [
+      ConfigValue.Member(key: "sweep", value: .string(sweep.name)),
+      ConfigValue.Member(key: "sweep_sha256", value: .string(sweep.sha256)),
+      ConfigValue.Member(key: "points", value: .number(Double(sweep.points))),
+    ]
+  }
+}
+
+extension SweepOutcome {
+  /// The sweep's `manifest.json`: the scenario facts of its first point, the SHA-256 of the
+  /// scenario and sweep texts, and `sweep` set.
+  public func manifest(
+    toolVersion: String, commandLine: [String], sweepName: String, plan: SweepPlan, jobs: Int,
+    started: Date, finished: Date
+  ) -> Manifest {
+    var manifest = Manifest(
+      toolVersion: toolVersion, commandLine: commandLine, scenarioName: scenarioName,
+      scenarioSHA256: SHA256.hex(Array(plan.scenarioSource.utf8)), seed: seed, users: users,
+      replications: replications, jobs: jobs, policies: policies,
+      baseline: policies.first ?? "", started: started, finished: finished, events: events)
+    manifest.sweep = (sweepName, SHA256.hex(Array(plan.source.utf8)), points)
+    return manifest
   }
 }

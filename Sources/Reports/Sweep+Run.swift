@@ -12,11 +12,53 @@ public struct SweepOutcome: Sendable {
   public var events: Int
   /// Every point with both an onboarding interruption rate and a ``tradeOffMetric`` (positive
   /// for a duration, which is drawn on a log axis),
-  /// for the report's trade-off plot (series 0 for grid points, 1... for compared presets).
+  /// for the report's trade-off plot (grid points in the ink colour, compared presets in
+  /// their own, ``ChartPalette/presets``).
   public var tradeOff: [TradeOffPoint] = []
   /// The y metric of the trade-off plot: the sweep's own y when it is a duration or a rate,
   /// else consent p99 latency.
   public var tradeOffMetric = "consent_latency_p99_s"
+  /// The grid's parameters as written, and per parameter its values as text in grid order.
+  public var parameterNames: [String] = []
+  public var parameterValues: [[String]] = []
+  /// Every point and policy with its two Pareto metrics, for the report's charts against each
+  /// grid axis.
+  public var rows: [SweepRow] = []
+  /// What the sweep ran on (from its first scenario point), for `manifest.json` and the
+  /// report's provenance block.
+  public var scenarioName = ""
+  public var seed: UInt64 = 0
+  public var users = 0
+  public var replications = 0
+  /// The policies of the first scenario point: the compared presets, then the policy points.
+  public var policies: [String] = []
+}
+
+/// One policy at one point of a sweep: its parameter values and its two Pareto metrics.
+public struct SweepRow: Sendable, Equatable {
+  /// `p1`... for a policy point (`s1`... for a scenario point of a sweep without policy
+  /// parameters); a compared preset's scenario point for a preset.
+  public var point: String
+  public var policy: String
+  /// Whether the policy is a compared preset (not the tuned policy).
+  public var isPreset: Bool
+  /// Per parameter, its value as text (empty for a policy parameter on a preset).
+  public var labels: [String]
+  /// The Pareto x and y metrics, `nil` without data.
+  public var x: MeanInterval?
+  public var y: MeanInterval?
+
+  public init(
+    point: String, policy: String, isPreset: Bool, labels: [String], x: MeanInterval?,
+    y: MeanInterval?
+  ) {
+    self.point = point
+    self.policy = policy
+    self.isPreset = isPreset
+    self.labels = labels
+    self.x = x
+    self.y = y
+  }
 }
 
 /// What a sweep runs at one scenario point: the compared presets and every policy point, in one
@@ -107,6 +149,7 @@ extension SweepPlan {
       ])
     var candidates: [(point: String, policy: String, labels: [String], x: Double, y: Double)] = []
     var tradeOff: [TradeOffPoint] = []
+    var rows: [SweepRow] = []
     let onboardingIndex = Metric.all.firstIndex { $0.name == "onboarding_interruption_rate" }!
     let paretoYUnit = Metric.named(pareto.y)?.unit
     let tradeOffMetric =
@@ -136,17 +179,21 @@ extension SweepPlan {
           let duration = report.interval(policy: index, metric: durationIndex),
           duration.mean > 0 || plotsRate
         {
-          let series =
-            run.pointNames[index] == nil ? 1 + (compare.firstIndex(of: policy.name) ?? 0) : 0
+          let style =
+            run.pointNames[index] == nil ? ChartPalette.style(for: policy.name) : .ink()
           tradeOff.append(
             TradeOffPoint(
-              label: point == policy.name ? point : "\(point) \(policy.name)", series: series,
+              label: point == policy.name ? point : "\(point) \(policy.name)", style: style,
               onboarding: onboarding,
               duration: duration))
         }
-        if let x = report.interval(policy: index, metric: xIndex)?.mean,
-          let y = report.interval(policy: index, metric: yIndex)?.mean
-        {
+        let xInterval = report.interval(policy: index, metric: xIndex)
+        let yInterval = report.interval(policy: index, metric: yIndex)
+        rows.append(
+          SweepRow(
+            point: point, policy: policy.name, isPreset: run.pointNames[index] == nil,
+            labels: run.labels[index], x: xInterval, y: yInterval))
+        if let x = xInterval?.mean, let y = yInterval?.mean {
           candidates.append((point, policy.name, run.labels[index], x, y))
         }
       }
@@ -176,9 +223,13 @@ extension SweepPlan {
           + "\(pareto.x) \(TerminalTable.format(point.x, xUnit)), "
           + "\(pareto.y) \(TerminalTable.format(point.y, yUnit))")
     }
+    let first = runs.first?.scenario
     return SweepOutcome(
       sweep: sweep, pareto: paretoTable, frontLines: lines,
       points: pointCount, events: events,
-      tradeOff: tradeOff, tradeOffMetric: tradeOffMetric)
+      tradeOff: tradeOff, tradeOffMetric: tradeOffMetric, parameterNames: parameterNames,
+      parameterValues: parameters.map { $0.values.map(Self.text) }, rows: rows,
+      scenarioName: first?.name ?? "", seed: first?.seed ?? 0, users: first?.users ?? 0,
+      replications: first?.replications ?? 0, policies: first?.policies.map(\.name) ?? [])
   }
 }

@@ -129,7 +129,7 @@ enum MergeCommand {
     let folder = try OutputFolder.forCommand(at: outPath)
     try SweepCommand.write(
       outcome, plan: plan, name: merged.sweepName, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, output: output,
+      htmlReport: !parsed.flag("no-report"), started: started, jobs: 1, output: output,
       width: TerminalWidth.resolve(wide: parsed.flag("wide")))
     return ExitStatus.success
   }

@@ -27,9 +27,10 @@ enum SweepCommand {
     discussion:
       "SWEEP is a JSON file: a base policy, a grid of 'policy.KEY' and 'scenario.PATH'\n"
       + "values, presets to compare, and the two metrics of the Pareto front. See the README,\n"
-      + "section Sweeps. Writes sweep.csv, pareto.csv and report.html. With --shard K/N it\n"
-      + "writes partial-K-of-N.json instead; 'deferral-sim merge' joins the N partials into\n"
-      + "the same files, byte for byte.")
+      + "section Sweeps. Writes sweep.csv, pareto.csv, manifest.json and report.html.\n"
+      + "With --shard K/N it writes partial-K-of-N.json instead; 'deferral-sim merge' joins\n"
+      + "the N partials into the same files, byte for byte (manifest.json aside: it records\n"
+      + "the command, date and wall time).")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let path = parsed.positionals[0]
@@ -94,30 +95,37 @@ enum SweepCommand {
     let outcome = try simulating { try plan.run(jobs: jobs, file: path, progress: progress) }
     try write(
       outcome, plan: plan, name: name, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, output: output,
+      htmlReport: !parsed.flag("no-report"), started: started, jobs: jobs, output: output,
       format: format, width: TerminalWidth.resolve(wide: parsed.flag("wide")))
     return ExitStatus.success
   }
 
-  /// Writes a sweep's files and prints its front: shared by `sweep` and `merge`.
+  /// Writes a sweep's files (`manifest.json` as a run's, with the sweep's name, hash and
+  /// points) and prints its front: shared by `sweep` and `merge` (`jobs` 1).
   static func write(
     _ outcome: SweepOutcome, plan: SweepPlan, name: String, folder: OutputFolder,
-    outPath: String, htmlReport: Bool, started: Date, output: any OutputStreams,
+    outPath: String, htmlReport: Bool, started: Date, jobs: Int, output: any OutputStreams,
     format: String = "table", width: Int? = nil
   ) throws {
+    let manifest = outcome.manifest(
+      toolVersion: DeferralSim.version, commandLine: CommandLine.arguments, sweepName: name,
+      plan: plan, jobs: jobs, started: started, finished: Date())
     do {
       try folder.write(outcome.sweep.text, to: "sweep.csv")
       try folder.write(outcome.pareto.text, to: "pareto.csv")
+      try folder.write(manifest.json, to: "manifest.json")
       if htmlReport {
         try folder.write(
-          HTMLReport.renderSweep(name: name, outcome: outcome, pareto: plan.pareto),
+          HTMLReport.renderSweep(
+            name: name, outcome: outcome, pareto: plan.pareto, manifest: manifest),
           to: "report.html")
       }
       try folder.commit()
     } catch {
       throw ToolError(error)
     }
-    let wrote = "Wrote sweep.csv, pareto.csv\(htmlReport ? ", report.html" : "") to \(outPath)/"
+    let wrote =
+      "Wrote sweep.csv, pareto.csv, manifest.json\(htmlReport ? ", report.html" : "") to \(outPath)/"
     if format != "table" {
       // Machine-readable standard output: sweep.csv alone; the rest goes to standard error.
       output.out(format == "json" ? outcome.sweep.jsonText : String(outcome.sweep.text.dropLast()))

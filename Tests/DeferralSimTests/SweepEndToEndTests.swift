@@ -39,6 +39,17 @@ struct SweepEndToEndTests {
     let html = try RunEndToEndTests.read(out, "report.html")
     #expect(html.contains("<svg"))
     #expect(!html.contains("<script"))
+    // manifest.json as a run's, with the sweep's name, hash and points; the report shows the
+    // same hashes in its provenance block.
+    let manifest = try RunEndToEndTests.read(out, "manifest.json")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
+    #expect(object["sweep"] as? String == "tiny")
+    #expect(object["points"] as? Int == 6)
+    #expect((object["command"] as? [String])?.contains("sweep") == true)
+    let hash = try #require(object["sweep_sha256"] as? String)
+    #expect(hash.count == 64 && html.contains(hash))
+    #expect(result.stdout.contains("manifest.json"))
   }
 
   /// `validate` checks a sweep file as a sweep (a scenario file as a scenario), exit 2 on

@@ -145,7 +145,7 @@ struct ChartTests {
     canvas.polyline([(0, 0), (1, 1)], classes: "series-line")
     canvas.circle(x: 1, y: 2, radius: 3, classes: "point")
     canvas.legend(
-      [LegendEntry(label: "x & y", series: 0, symbol: .line)], x: 0, y: 0, maxWidth: 200)
+      [LegendEntry(label: "x & y", style: .ink(), symbol: .line)], x: 0, y: 0, maxWidth: 200)
     let svg = canvas.svg(title: "T <1>", description: "D & d", id: "c1")
     #expect(svg.contains(">a &lt;b&gt; &amp; &quot;c&quot;</text>"))
     #expect(svg.contains("<title>t&lt;&amp;&gt;</title>"))
@@ -162,21 +162,10 @@ struct ChartTests {
   @Test func legendWrapsToItsWidth() {
     var canvas = ChartCanvas(width: 300, height: 100)
     let entries = (0..<6).map {
-      LegendEntry(label: "policy number \($0)", series: $0, symbol: .box)
+      LegendEntry(label: "policy number \($0)", style: ChartPalette.free[$0], symbol: .box)
     }
     #expect(canvas.legend(Array(entries.prefix(1)), x: 0, y: 0, maxWidth: 300) == 20)
     #expect(canvas.legend(entries, x: 0, y: 0, maxWidth: 300) >= 60)
-  }
-
-  @Test func paletteIsOkabeItoWithInkFirst() {
-    #expect(ChartPalette.colours.count == 8)
-    #expect(ChartPalette.colours[0].value == "currentColor")
-    let hex = Set(ChartPalette.colours.dropFirst().map(\.value))
-    #expect(
-      hex == ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"])
-    #expect(ChartPalette.seriesClass(0) == "series-0")
-    #expect(ChartPalette.seriesClass(9) == "series-1 series-dash")
-    #expect(ChartPalette.css.contains(".series-4{--series:#F0E442}"))
   }
 }
 

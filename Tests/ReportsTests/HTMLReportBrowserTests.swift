@@ -2,9 +2,9 @@ import Foundation
 import Reports
 import Testing
 
-/// Renders report.html and opens it in a real headless browser through
-/// `scripts/browser-check.sh`: the page must load without a console message, hold its charts,
-/// and draw a screenshot that is not blank.
+/// Renders a run's report.html and a sweep's and opens each in a real headless browser through
+/// `scripts/browser-check.sh`: the page must load without a console message, hold its charts
+/// (the key ones by id), and draw a screenshot of the expected size that is not blank.
 ///
 /// Skipped, with the reason shown by the test runner, only where no Chromium is on the PATH
 /// and not under CI: with `CI=true` a missing browser fails (CI installs Debian's `chromium`). Set `HTML_REPORT_KEEP` to a folder to keep the page and
@@ -35,19 +35,33 @@ struct HTMLReportBrowserTests {
   /// Under CI (`CI=true`) the check is never skipped: a missing browser is a failure.
   static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
-  @Test(
-    .enabled(
-      if: browser != nil || isCI,
-      Comment(
-        rawValue: "skipped: no headless Chromium on the PATH (Debian: apt-get install -y "
-          + "chromium); report.html is still checked as text by the other HTMLReport tests")),
-    .timeLimit(.minutes(3)))
+  static let enabled = Comment(
+    rawValue: "skipped: no headless Chromium on the PATH (Debian: apt-get install -y "
+      + "chromium); the pages are still checked as text by the other HTMLReport tests")
+
+  @Test(.enabled(if: browser != nil || isCI, enabled), .timeLimit(.minutes(3)))
   func pageLoadsCleanlyAndIsNotBlank() throws {
-    guard Self.browser != nil else {
+    try Self.check(
+      try HTMLReportFixture.render(), name: "report",
+      ids: ["tradeoff-chart", "consent-chart", "interruptions-chart", "fallback-chart"])
+  }
+
+  /// The sweep's page: its trade-off plot, a chart per Pareto metric and grid parameter, the
+  /// front.
+  @Test(.enabled(if: browser != nil || isCI, enabled), .timeLimit(.minutes(3)))
+  func sweepPageLoadsCleanlyAndIsNotBlank() throws {
+    try Self.check(
+      try HTMLSweepReportTests.render(), name: "sweep-report",
+      ids: ["sweep-tradeoff", "axis-0-x", "axis-0-y", "axis-1-x", "axis-1-y", "front"])
+  }
+
+  /// Writes `html` to a folder (`HTML_REPORT_KEEP` or a temporary one) and runs
+  /// `scripts/browser-check.sh` on it, expecting elements with `ids`.
+  static func check(_ html: String, name: String, ids: [String]) throws {
+    guard browser != nil else {
       Issue.record("CI=true but no headless Chromium on the PATH: .ci/run must install chromium")
       return
     }
-    let html = try HTMLReportFixture.render()
     let keep = ProcessInfo.processInfo.environment["HTML_REPORT_KEEP"]
     let folder =
       keep.map { URL(fileURLWithPath: $0) }
@@ -55,15 +69,15 @@ struct HTMLReportBrowserTests {
         "html-report-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
-    let page = folder.appendingPathComponent("report.html")
-    let screenshot = folder.appendingPathComponent("report.png")
+    let page = folder.appendingPathComponent("\(name).html")
+    let screenshot = folder.appendingPathComponent("\(name).png")
     try Data(html.utf8).write(to: page)
 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = [
-      Self.root.appendingPathComponent("scripts/browser-check.sh").path, page.path,
-      screenshot.path,
+      root.appendingPathComponent("scripts/browser-check.sh").path, page.path,
+      screenshot.path, ids.joined(separator: ","),
     ]
     let output = Pipe()
     process.standardOutput = output
@@ -73,5 +87,6 @@ struct HTMLReportBrowserTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "browser-check.sh failed:\n\(text)")
     #expect(text.contains("browser-check: ok"), "\(text)")
+    #expect(text.contains("screenshot, "), "the screenshot's pixels were checked: \(text)")
   }
 }

@@ -282,7 +282,7 @@ struct HTMLReportTests {
       let y = 3600 * Double(1 + (index * 7) % 11)
       points.append(
         TradeOffPoint(
-          label: "grid \(index)", series: index % 8,
+          label: "grid \(index)", style: ChartPalette.free[index % 8],
           onboarding: try #require(MeanInterval(values: [x, x * 1.1])),
           duration: try #require(MeanInterval(values: [y, y * 1.2]))))
     }
@@ -295,7 +295,7 @@ struct HTMLReportTests {
         #expect(!svg.contains(pattern), "dominated point \(index) is not labelled")
       }
     }
-    #expect(svg.components(separatedBy: "<circle").count - 1 == points.count)
+    #expect(svg.components(separatedBy: "class=\"point ").count - 1 == points.count)
     #if canImport(FoundationXML) || canImport(Darwin)
       #expect(XMLParser(data: Data(svg.utf8)).parse())
     #endif

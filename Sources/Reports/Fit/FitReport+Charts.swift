@@ -2,6 +2,11 @@ import Foundation
 import Simulation
 
 extension FitReport {
+  /// The observed data's style: the ink colour, solid.
+  static let observedStyle = SeriesStyle.ink()
+  /// The fit's style: blue, dashed.
+  static let fittedStyle = SeriesStyle(colour: 0, variant: 1)
+
   /// One duration's observed CDF (Kaplan–Meier, censoring included) against the fitted one,
   /// on a log time axis.
   static func cdfChart(_ summary: DurationFitSummary, id: String) -> String {
@@ -10,9 +15,10 @@ extension FitReport {
     let low = max(DurationFit.resolution, (steps.first?.seconds ?? 1) / 1.5)
     let high = max(low * 10, (steps.last?.seconds ?? 10) * 1.5)
     let entries = [
-      LegendEntry(label: "observed (Kaplan–Meier)", series: 0, symbol: .line),
+      LegendEntry(label: "observed (Kaplan–Meier)", style: observedStyle, symbol: .line),
       LegendEntry(
-        label: summary.chosen.map { "fitted \($0.family.rawValue)" } ?? "no fit", series: 1,
+        label: summary.chosen.map { "fitted \($0.family.rawValue)" } ?? "no fit",
+        style: fittedStyle,
         symbol: .line),
     ]
     let frame = ChartFrame(width: width, height: 300, top: 62, right: 18, bottom: 52, left: 52)
@@ -36,13 +42,13 @@ extension FitReport {
       points.append((x(step.seconds), y(step.cdf)))
     }
     points.append((x(high), points.last!.y))
-    canvas.polyline(points, classes: "series-line \(ChartPalette.seriesClass(0))")
+    canvas.polyline(points, classes: "series-line \(observedStyle.classes)")
     if let fitted = summary.chosen {
       let curve = (0...120).map { index -> (x: Double, y: Double) in
         let seconds = low * pow(high / low, Double(index) / 120)
         return (x(seconds), y(fitted.cdf(seconds)))
       }
-      canvas.polyline(curve, classes: "series-line \(ChartPalette.seriesClass(1))")
+      canvas.polyline(curve, classes: "series-line \(fittedStyle.classes)")
     }
     return canvas.svg(
       title: "\(summary.name): observed and fitted CDF",
@@ -70,8 +76,8 @@ extension FitReport {
     canvas.text(title, x: 0, y: 16, classes: "panel-title")
     canvas.legend(
       [
-        LegendEntry(label: "observed", series: 0, symbol: .box),
-        LegendEntry(label: "simulated from the fit", series: 1, symbol: .box),
+        LegendEntry(label: "observed", style: observedStyle, symbol: .box),
+        LegendEntry(label: "simulated from the fit", style: fittedStyle, symbol: .box),
       ], x: frame.plotLeft, y: 26, maxWidth: width - frame.plotLeft)
     let top = Chart.niceDomain(min: 0, max: max(0.01, series.flatMap { $0 }.max() ?? 0), count: 4).1
     let y = LinearScale(domain: (0, top), range: (frame.plotBottom, frame.plotTop))
@@ -93,7 +99,7 @@ extension FitReport {
         let left = frame.plotLeft + slot * Double(bucket) + slot * (0.12 + 0.38 * Double(index))
         canvas.rect(
           x: left, y: y(share), width: slot * 0.38, height: frame.plotBottom - y(share),
-          classes: "bar \(ChartPalette.seriesClass(index))",
+          classes: "bar \((index == 0 ? observedStyle : fittedStyle).classes)",
           title: "\(index == 0 ? "observed" : "simulated"): \(Chart.fixed(share * 100, 1))%")
       }
     }
