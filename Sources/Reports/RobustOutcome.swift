@@ -108,7 +108,8 @@ extension RobustPlan {
       tornado.append(.init(parameter: parameter.name, rho: rho, source: parameter.source))
     }
     tornado = tornado.enumerated().sorted { left, right in
-      (-abs(left.element.rho ?? -1), left.offset) < (-abs(right.element.rho ?? -1), right.offset)
+      (-(left.element.rho.map(abs) ?? -1), left.offset)
+        < (-(right.element.rho.map(abs) ?? -1), right.offset)
     }.map(\.element)
     return RobustOutcome(
       table: table, summaryTable: Self.summaryTable(policies, worlds: worlds.count),

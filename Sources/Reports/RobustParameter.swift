@@ -112,7 +112,8 @@ extension RobustParameter {
         .init(
           path: "\(at).\(member.key)",
           message: "unknown key '\(member.key)'"
-            + (near.map { "; did you mean '\($0)'?" } ?? "; use one of \(kinds.joined(separator: ", "))"
+            + (near.map { "; did you mean '\($0)'?" }
+              ?? "; use one of \(kinds.joined(separator: ", "))"
               + " and 'source'")))
     }
     let given = members.filter { kinds.contains($0.key) }
@@ -121,21 +122,28 @@ extension RobustParameter {
         at,
         "give exactly one of \(kinds.joined(separator: ", ")) (found \(given.count))")
     }
-    guard case .string(let source)? = value["source"],
-      !source.trimmingCharacters(in: .whitespaces).isEmpty
-    else {
-      return fail(
-        "\(at).source",
-        "missing: say where the range comes from (a study, your dashboard), or write "
-          + "\"assumption\"")
+    // A missing source is reported with the distribution's own problems, not instead of them.
+    var source = ""
+    if case .string(let text)? = value["source"],
+      !text.trimmingCharacters(in: .whitespaces).isEmpty
+    {
+      source = text
+    } else {
+      problems.append(
+        .init(
+          path: "\(at).source",
+          message: "missing: say where the range comes from (a study, your dashboard), or "
+            + "write \"assumption\""))
     }
     let path = "\(at).\(entry.key)"
     if entry.key == "values" {
       guard case .array(let items) = entry.value, !items.isEmpty, items.count <= 1000 else {
         return fail(path, "must be a non-empty array of the values to try (at most 1000)")
       }
-      return RobustParameter(
-        name: name, distribution: .values(items), isDuration: false, source: source)
+      return source.isEmpty
+        ? nil
+        : RobustParameter(
+          name: name, distribution: .values(items), isDuration: false, source: source)
     }
     let bounds = entry.key == "triangular" ? ["min", "mode", "max"] : ["min", "max"]
     guard case .object(let boundMembers) = entry.value,
@@ -183,7 +191,9 @@ extension RobustParameter {
       }
       distribution = .triangular(min: low, mode: numbers[1], max: high)
     }
-    return RobustParameter(
-      name: name, distribution: distribution, isDuration: durations > 0, source: source)
+    return source.isEmpty
+      ? nil
+      : RobustParameter(
+        name: name, distribution: distribution, isDuration: durations > 0, source: source)
   }
 }

@@ -27,9 +27,10 @@ enum MergeCommand {
       + "robustness study (robust --shard), in any order, or the folder that holds them. The\n"
       + "files are byte-identical to those of the same run, sweep or study without shards (a\n"
       + "run's manifest.json aside). With --partial-out FILE, any subset of the partials is\n"
-      + "merged into one partial covering their shards, to merge in a tree: the final files are the same however the tree is shaped. Partials of\n"
-      + "different scenarios, sweeps, seeds, versions or shard counts, edited partials, and\n"
-      + "missing or repeated shards, are refused (exit 2).")
+      + "merged into one partial covering their shards, to merge in a tree: the final files\n"
+      + "are the same however the tree is shaped. Partials of different scenarios, sweeps,\n"
+      + "seeds, versions or shard counts, edited partials, and missing or repeated shards, are\n"
+      + "refused (exit 2).")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let started = Date()
