@@ -130,8 +130,9 @@ public struct RobustPlan: Sendable {
     if let list = value["policies"] {
       if case .array(let items) = list, items.count >= 2 {
         for (index, item) in items.enumerated() {
-          guard case .string(let name) = item else {
-            problems.append(.init(path: "$.policies[\(index)]", message: "must be a policy name"))
+          guard case .string(let name) = item, !policyNames.contains(name) else {
+            problems.append(
+              .init(path: "$.policies[\(index)]", message: "must be a policy name, each once"))
             continue
           }
           policyNames.append(name)

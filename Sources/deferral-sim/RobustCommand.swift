@@ -49,7 +49,8 @@ enum RobustCommand {
       at: outPath, mode: shard == nil ? .replace : .shared)
     let started = Date()
     let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
-    let meter = ProgressMeter(enabled: showProgress, points: worlds.count, output: output)
+    let meter = ProgressMeter(
+      enabled: showProgress, points: worlds.count, pointName: "world", output: output)
     var progress: (@Sendable (Int, Int, RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable world, _, report in meter.update(report, point: world) }

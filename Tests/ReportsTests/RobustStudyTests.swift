@@ -174,4 +174,46 @@ struct RobustStudyTests {
     #expect(!html.contains("<script"))
     try HTMLReportTests.expectWellFormedCharts(html, charts: 2)
   }
+
+  /// The page in a real headless browser, as ``HTMLReportBrowserTests`` checks a run's: loads
+  /// without a console message, holds its two charts, draws a screenshot that is not blank.
+  @Test(
+    .enabled(
+      if: HTMLReportBrowserTests.browser != nil || HTMLReportBrowserTests.isCI,
+      Comment(rawValue: "skipped: no headless Chromium on the PATH")),
+    .timeLimit(.minutes(3)))
+  func reportLoadsCleanlyInABrowser() throws {
+    guard HTMLReportBrowserTests.browser != nil else {
+      Issue.record("CI=true but no headless Chromium on the PATH")
+      return
+    }
+    let (plan, worlds, outcome) = try Self.run(
+      Self.flipStudy.replacingOccurrences(of: "\"worlds\": 10", with: "\"worlds\": 4")
+        .replacingOccurrences(of: "\"users\": 200", with: "\"users\": 40"))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "robust-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("report.html")
+    try Data(
+      HTMLReport.renderRobust(name: "flip", plan: plan, worlds: worlds, outcome: outcome).utf8
+    ).write(to: page)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      Self.root.appendingPathComponent("scripts/browser-check.sh").path, page.path,
+      folder.appendingPathComponent("report.png").path,
+    ]
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["BROWSER_CHECK_MIN_CHARTS": "2"]
+    ) { _, new in new }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "browser-check.sh failed:\n\(text)")
+    #expect(text.contains("browser-check: ok"), "\(text)")
+  }
 }
