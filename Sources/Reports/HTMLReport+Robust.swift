@@ -1,3 +1,5 @@
+import Foundation
+
 extension HTMLReport {
   /// The page a robustness study writes: the share of worlds where each policy is best (bars
   /// with Wilson 95% whiskers, expected and worst regret written beside), and the tornado of
@@ -10,7 +12,7 @@ extension HTMLReport {
     sections.append(
       "<header class=\"panel\" id=\"header\">\n<p class=\"eyebrow\">deferral-sim · robustness"
         + "</p>\n<h1>\(Chart.escape(name))</h1>\n<p>\(outcome.worlds) plausible worlds of "
-        + "<code>\(Chart.escape(plan.scenarioFile))</code> drawn by "
+        + "<code>\(Chart.escape((plan.scenarioFile as NSString).standardizingPath))</code> drawn by "
         + (outcome.design == .lhs ? "a Latin hypercube" : "the Sobol sequence")
         + " over \(plan.parameters.count) uncertain parameters; in each, "
         + "\(scenario.policies.count) policies ran on the same \(grouped(scenario.users)) users "
@@ -53,7 +55,7 @@ extension HTMLReport {
     let rowHeight = 26.0
     let nameWidth = rows.map { ChartCanvas.textWidth(shortName($0.policy, limit: 24)) }.max() ?? 0
     let frame = ChartFrame(
-      width: 720, height: 28 + rowHeight * Double(rows.count) + 50, top: 28, right: 250,
+      width: 720, height: 12 + rowHeight * Double(rows.count) + 50, top: 12, right: 250,
       bottom: 50, left: Swift.min(190, nameWidth + 16))
     var canvas = ChartCanvas(width: frame.width, height: frame.height)
     let x = LinearScale(domain: (0, 1), range: (frame.plotLeft, frame.plotRight))
@@ -88,7 +90,6 @@ extension HTMLReport {
         x: frame.plotRight + 8, y: middle + 4, classes: "value-label")
     }
     let title = "Share of worlds where each policy is best"
-    canvas.text(title, x: 0, y: 16, classes: "panel-title")
     return canvas.svg(
       title: title,
       description: "\(title), with 95% intervals, expected and worst regret per policy.",
@@ -98,10 +99,10 @@ extension HTMLReport {
   static func tornadoChart(_ outcome: RobustOutcome, noise: Double) -> String {
     let rows = outcome.tornado
     let rowHeight = 24.0
-    let nameWidth = rows.map { ChartCanvas.textWidth(shortName($0.parameter, limit: 44)) }.max()
+    let nameWidth = rows.map { ChartCanvas.textWidth(shortName($0.parameter, limit: 60)) }.max()
     let frame = ChartFrame(
-      width: 720, height: 28 + rowHeight * Double(rows.count) + 50, top: 28, right: 60,
-      bottom: 50, left: Swift.min(300, (nameWidth ?? 0) + 16))
+      width: 820, height: 12 + rowHeight * Double(rows.count) + 50, top: 12, right: 60,
+      bottom: 50, left: Swift.min(390, (nameWidth ?? 0) + 16))
     var canvas = ChartCanvas(width: frame.width, height: frame.height)
     let x = LinearScale(domain: (-1, 1), range: (frame.plotLeft, frame.plotRight))
     canvas.bottomAxis(
@@ -118,7 +119,7 @@ extension HTMLReport {
       let top = frame.plotTop + rowHeight * Double(index)
       let middle = top + rowHeight / 2
       canvas.text(
-        shortName(row.parameter, limit: 44), x: frame.plotLeft - 8, y: middle + 4,
+        shortName(row.parameter, limit: 60), x: frame.plotLeft - 8, y: middle + 4,
         anchor: "end", classes: "tick-label")
       guard let rho = row.rho else {
         canvas.text("no variation", x: x(0) + 6, y: middle + 4, classes: "value-label")
@@ -134,7 +135,6 @@ extension HTMLReport {
         anchor: rho >= 0 ? "start" : "end", classes: "value-label")
     }
     let title = "Which parameters flip the decision"
-    canvas.text(title, x: 0, y: 16, classes: "panel-title")
     return canvas.svg(
       title: title,
       description: "Rank correlation of each uncertain parameter with the value gap between "
