@@ -91,6 +91,19 @@ public struct RobustPlan: Sendable {
           .init(path: "$", message: "a robustness file is a JSON object; see README, Robustness")
         ])
     }
+    if value["screens"] != nil || value["grid"] != nil {
+      let what =
+        value["grid"] != nil ? "a sweep file (run it with 'deferral-sim sweep')" : "a scenario"
+      throw ScenarioErrors(
+        file: path,
+        problems: [
+          .init(
+            path: "$",
+            message: "this is \(what), not an uncertainty file; give robust a file that names "
+              + "the scenario and the ranges: {\"scenario\": \"...json\", \"parameters\": {...}} "
+              + "(README, Robustness)")
+        ])
+    }
     var problems: [ScenarioErrors.Problem] = []
     for member in members where !keys.contains(member.key) {
       problems.append(

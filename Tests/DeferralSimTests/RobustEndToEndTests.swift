@@ -98,6 +98,10 @@ struct RobustEndToEndTests {
     #expect(result.stderr.contains("$.parameters.scenario.population.nope.uniform: min 1"))
     #expect(result.stderr.contains("$.parameters.scenario.population.nope.source: missing"))
     #expect(!result.stderr.contains("Fatal error"))
+    // A scenario given by mistake says what robust wants instead.
+    let scenario = try ToolRunner.run(["robust", RunEndToEndTests.defaultScenario])
+    #expect(scenario.status == 2)
+    #expect(scenario.stderr.contains("$: this is a scenario, not an uncertainty file"))
   }
 
   /// `validate` checks a study as `robust` would, and the bundled study passes.
