@@ -7,9 +7,9 @@
 #      drawn at scale $BROWSER_CHECK_SCALE (default 0.5: 600x1200 pixels, a quick pixel check;
 #      1 for full size);
 #   2. the DOM after load (--dump-dom): it must hold the report (data-report="deferral-sim"),
-#      at least four SVG charts, and an element with each id in IDS (comma-separated, optional:
-#      the key charts, e.g. tradeoff-chart,consent-chart for a run's report,
-#      sweep-tradeoff,axis-0-x for a sweep's);
+#      at least four SVG charts ($BROWSER_CHECK_MIN_CHARTS if set: a robustness report has 2),
+#      and an element with each id in IDS (comma-separated, optional: the key charts, e.g.
+#      tradeoff-chart,consent-chart for a run's report, sweep-tradeoff,axis-0-x for a sweep's);
 #   3. the screenshot's pixels (decoded with python3's zlib): the expected size (the window
 #      times the scale), not blank, not one colour.
 # Usage: scripts/browser-check.sh REPORT.html OUT.png [IDS]
@@ -91,8 +91,9 @@ if ! grep -q 'data-report="deferral-sim"' "$scratch/dom.html"; then
   failed=1
 fi
 charts=$({ grep -o '<svg' "$scratch/dom.html" || true; } | wc -l)
-if [ "$charts" -lt 4 ]; then
-  echo "browser-check: the loaded DOM has $charts SVG charts, expected at least 4" >&2
+min_charts=${BROWSER_CHECK_MIN_CHARTS:-4}
+if [ "$charts" -lt "$min_charts" ]; then
+  echo "browser-check: the loaded DOM has $charts SVG charts, expected at least $min_charts" >&2
   failed=1
 fi
 

@@ -12,6 +12,7 @@
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rstat.h>
 #include <gsl/gsl_multimin.h>
+#include <gsl/gsl_qrng.h>
 
 // GSL exposes generator types as mutable globals, which Swift 6 rejects as shared mutable
 // state. These accessors read them once; the values never change after the library loads.
@@ -24,5 +25,7 @@ static inline const gsl_rng_type *cgsl_rng_type_ranlux(void) { return gsl_rng_ra
 static inline const gsl_multimin_fminimizer_type *cgsl_multimin_nmsimplex2(void) {
   return gsl_multimin_fminimizer_nmsimplex2;
 }
+// The Sobol quasi-random sequence `deferral-sim robust` draws worlds from.
+static inline const gsl_qrng_type *cgsl_qrng_sobol(void) { return gsl_qrng_sobol; }
 
 #endif

@@ -14,8 +14,8 @@ public enum PartialFile: Sendable {
   }
 
   static let expected =
-    "give files written by 'deferral-sim run --shard K/N', 'deferral-sim sweep --shard K/N' or "
-    + "'deferral-sim merge --partial-out'"
+    "give files written by 'deferral-sim run --shard K/N', 'deferral-sim sweep --shard K/N', "
+    + "'deferral-sim robust --shard K/N' or 'deferral-sim merge --partial-out'"
 
   /// Reads a partial result written by `run --shard K/N`, `sweep --shard K/N` or
   /// `merge --partial-out`, and checks everything it can on its own (see
@@ -56,7 +56,8 @@ public enum PartialFile: Sendable {
     let version: Int
     switch header.format {
     case PartialResult.formatName: version = PartialResult.formatVersion
-    case SweepPartial.formatName: version = SweepPartial.formatVersion
+    case SweepPartial.formatName, SweepPartial.robustFormatName:
+      version = SweepPartial.formatVersion
     default:
       throw PartialError(
         message: "\(path): format '\(header.format)' is not a partial result; \(expected)")
@@ -67,7 +68,7 @@ public enum PartialFile: Sendable {
           + "deferral-sim reads version \(version): merge with the version that wrote it")
     }
     do {
-      if header.format == SweepPartial.formatName {
+      if header.format != PartialResult.formatName {
         return .sweep(try JSONDecoder().decode(SweepPartial.self, from: data))
       }
       return .run(try JSONDecoder().decode(PartialResult.self, from: data))

@@ -91,57 +91,9 @@ public struct SweepPlan: Sendable {
       problems.append(.init(path: "$.\(member.key)", message: message))
     }
 
-    var scenarioFile = "(embedded indie-subscription)"
-    var scenarioSource = ScenarioLoader.embeddedDefaultJSON
-    if let storedScenario {
-      if case .string(let file)? = value["scenario"] { scenarioFile = file }
-      scenarioSource = storedScenario
-    } else if let scenario = value["scenario"] {
-      if case .string(let file) = scenario {
-        let resolved =
-          file.hasPrefix("/")
-          ? file
-          : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)
-        let candidates = [resolved, file]
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }),
-          let text = try? String(contentsOfFile: found, encoding: .utf8)
-        {
-          scenarioFile = found
-          scenarioSource = text
-        } else {
-          problems.append(
-            .init(
-              path: "$.scenario",
-              message: "cannot read scenario '\(file)' (relative paths start at the sweep file)"))
-        }
-      } else {
-        problems.append(.init(path: "$.scenario", message: "must be a file path (a string)"))
-      }
-    }
-    func integer(_ key: String, _ range: ClosedRange<Int>) -> Int? {
-      guard let item = value[key] else { return nil }
-      if case .number(let number) = item, number == number.rounded(),
-        number >= Double(range.lowerBound), number <= Double(range.upperBound)
-      {
-        return Int(number)
-      }
-      problems.append(
-        .init(
-          path: "$.\(key)",
-          message: "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
-      return nil
-    }
-    let users = integer("users", ScenarioLoader.userBounds)
-    let replications = integer("replications", ScenarioLoader.replicationBounds)
-    var seed: UInt64?
-    if let item = value["seed"] {
-      switch item {
-      case .number(let number) where number >= 0 && number == number.rounded() && number < 9e15:
-        seed = UInt64(number)
-      case .string(let digits) where UInt64(digits) != nil: seed = UInt64(digits)
-      default: problems.append(.init(path: "$.seed", message: "must be a whole number ≥ 0"))
-      }
-    }
+    let (scenarioFile, scenarioSource) = readScenario(
+      value["scenario"], file: path, stored: storedScenario, problems: &problems)
+    let (users, replications, seed) = readRunSettings(value, problems: &problems)
     var basePolicy: [ConfigValue.Member] = [.init(key: "preset", value: .string("deadline-aware"))]
     if let policy = value["policy"] {
       if case .object(let policyMembers) = policy {

@@ -64,6 +64,7 @@ extension SweepPartial: MergeablePartial {
 
   public func disagreement(with first: SweepPartial) -> String? {
     let checks: [(ok: Bool, what: String)] = [
+      (format == first.format, "one is a sweep's partial, the other a robustness study's"),
       (toolVersion == first.toolVersion, "tool version \(toolVersion) vs \(first.toolVersion)"),
       (sweepName == first.sweepName, "sweep name '\(sweepName)' vs '\(first.sweepName)'"),
       (sweepSHA256 == first.sweepSHA256, "a different sweep file (SHA-256 differs)"),

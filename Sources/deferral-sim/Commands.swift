@@ -9,7 +9,9 @@ struct Command: Sendable {
 }
 
 enum Commands {
-  static let all: [Command] = [run, trace, sweep, merge, fit, validate, policies, completions]
+  static let all: [Command] = [
+    run, trace, sweep, robust, merge, fit, validate, policies, completions,
+  ]
 
   static let completions = Command(
     spec: Completions.spec,
@@ -71,6 +73,10 @@ enum Commands {
     spec: SweepCommand.spec,
     execute: { arguments, output in try SweepCommand.execute(arguments, output) })
 
+  static let robust = Command(
+    spec: RobustCommand.spec,
+    execute: { arguments, output in try RobustCommand.execute(arguments, output) })
+
   static let merge = Command(
     spec: MergeCommand.spec,
     execute: { arguments, output in try MergeCommand.execute(arguments, output) })
@@ -82,13 +88,14 @@ enum Commands {
   static let validate = Command(
     spec: CommandSpec(
       name: "validate",
-      abstract: "Check scenario and sweep files and report every error at once.",
+      abstract: "Check scenario, sweep and robustness files and report every error at once.",
       positionalUsage: "FILE...",
       positionalCount: (1, nil),
       options: [],
       discussion:
         "A file with a top-level 'grid' is checked as a sweep (its scenario, every grid point\n"
-        + "and every preset, as 'sweep' would before running); any other as a scenario."
+        + "and every preset, as 'sweep' would before running); one with 'parameters' as a\n"
+        + "robustness study (every world, as 'robust' would); any other as a scenario."
     ),
     execute: { arguments, output in
       var status = ExitStatus.success
@@ -101,6 +108,9 @@ enum Commands {
           if SweepPlan.isSweep(contentsOf: path) {
             let plan = try SweepPlan.load(contentsOf: path)
             output.out("\(path): ok (sweep of \(plan.pointCount) points)")
+          } else if RobustPlan.isStudy(contentsOf: path) {
+            let plan = try RobustPlan.load(contentsOf: path)
+            output.out("\(path): ok (robustness study of \(plan.worlds) worlds)")
           } else {
             _ = try ScenarioLoader.load(contentsOf: path)
             output.out("\(path): ok")

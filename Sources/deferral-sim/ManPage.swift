@@ -66,6 +66,7 @@ enum ManPage {
       "deferral\\-sim run scenarios/mobile\\-game.json \\-\\-policies storekit\\-auto,deadline\\-aware",
       "deferral\\-sim trace \\-\\-find interrupted \\-\\-policy storekit\\-auto",
       "deferral\\-sim sweep scenarios/sweeps/consent\\-ceiling.json",
+      "deferral\\-sim robust scenarios/uncertainty/indie\\-subscription.json",
       "source <(deferral\\-sim completions bash)",
       ".fi",
       ".SH SEE ALSO",

@@ -8,13 +8,14 @@ import Simulation
 enum MergeCommand {
   static let spec = CommandSpec(
     name: "merge",
-    abstract: "Combine the partial results of a sharded run or sweep into its reports.",
+    abstract: "Combine the partial results of a sharded run, sweep or robust into its reports.",
     positionalUsage: "PARTIAL... | FOLDER",
     positionalCount: (1, nil),
     options: [
       .value(
         "out", "dir",
-        "Output folder (default: results/<scenario name>/, or results/sweep-<name>/).",
+        "Output folder (default: results/<scenario name>/, results/sweep-<name>/ or "
+          + "results/robust-<name>/).",
         short: "o"),
       .value(
         "partial-out", "file",
@@ -24,13 +25,14 @@ enum MergeCommand {
       TerminalWidth.option,
     ],
     discussion:
-      "Give every partial-K-of-N.json of one run (run --shard) or one sweep (sweep --shard),\n"
-      + "in any order, or the folder that holds them. The files are byte-identical to those of\n"
-      + "the same run or sweep without shards (a run's manifest.json aside). With --partial-out\n"
-      + "FILE, any subset of the partials is merged into one partial covering their shards, to\n"
-      + "merge in a tree: the final files are the same however the tree is shaped. Partials of\n"
-      + "different scenarios, sweeps, seeds, versions or shard counts, edited partials, and\n"
-      + "missing or repeated shards, are refused (exit 2).")
+      "Give every partial-K-of-N.json of one run (run --shard), sweep (sweep --shard) or\n"
+      + "robustness study (robust --shard), in any order, or the folder that holds them. The\n"
+      + "files are byte-identical to those of the same run, sweep or study without shards (a\n"
+      + "run's manifest.json aside). With --partial-out FILE, any subset of the partials is\n"
+      + "merged into one partial covering their shards, to merge in a tree: the final files\n"
+      + "are the same however the tree is shaped. Partials of different scenarios, sweeps,\n"
+      + "seeds, versions or shard counts, edited partials, and missing or repeated shards, are\n"
+      + "refused (exit 2).")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let started = Date()
@@ -114,6 +116,9 @@ enum MergeCommand {
   static func mergeSweep(
     _ merged: SweepPartial, _ parsed: ParsedArguments, started: Date, output: any OutputStreams
   ) throws -> Int32 {
+    if merged.isRobust {
+      return try RobustCommand.merge(merged, parsed, started: started, output: output)
+    }
     let plan: SweepPlan
     let outcome: SweepOutcome
     do {

@@ -250,6 +250,8 @@ enum RunCommand {
 final class ProgressMeter: @unchecked Sendable {
   let enabled: Bool
   let points: Int
+  /// What a point is called on the progress line (`point`, `world`).
+  let pointName: String
   let output: any OutputStreams
   let started = Date()
   let lock = NSLock()
@@ -259,9 +261,10 @@ final class ProgressMeter: @unchecked Sendable {
   var eventsBefore = 0
   var eventsInPoint = 0
 
-  init(enabled: Bool, points: Int = 1, output: any OutputStreams) {
+  init(enabled: Bool, points: Int = 1, pointName: String = "point", output: any OutputStreams) {
     self.enabled = enabled
     self.points = max(1, points)
+    self.pointName = pointName
     self.output = output
   }
 
@@ -285,7 +288,7 @@ final class ProgressMeter: @unchecked Sendable {
     let inPoint = Double(progress.itemsDone) / Double(max(1, progress.itemsTotal))
     let fraction = (Double(point) + inPoint) / Double(points)
     let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-    let pointText = points > 1 ? "point \(point + 1)/\(points) · " : ""
+    let pointText = points > 1 ? "\(pointName) \(point + 1)/\(points) · " : ""
     output.errInline(
       "\r  \(pointText)replications \(progress.replicationsDone)/\(progress.replicationsTotal) · "
         + "\(TerminalTable.fixed(rate / 1e6, 2))M events/s · "

@@ -1,0 +1,219 @@
+import Foundation
+import Simulation
+import Testing
+
+@testable import Reports
+
+/// `deferral-sim robust` in process: a study where one parameter alone flips the decision,
+/// the checks of a study file, and the report page.
+@Suite("robust: studies")
+struct RobustStudyTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let scenario = root.appendingPathComponent("scenarios/indie-subscription.json").path
+
+  /// storekit-auto against never, in a world made so a consent sheet at launch ends a new
+  /// user's onboarding for good (every new user a returning subscriber in the price-increase
+  /// audience, who quits at a sheet and never comes back): storekit-auto loses onboardings,
+  /// never loses renewals. Which is worse turns on the cost of a missed consent deadline
+  /// alone, drawn from 0 to 100 USD; the other varying parameters move the gap little.
+  static let flipStudy = """
+    {"scenario": "\(scenario)", "users": 200, "replications": 2, "seed": 7, "worlds": 10,
+     "policies": ["storekit-auto", "never"],
+     "parameters": {
+      "scenario.sheet_dwell.lognormal.median": {"log_uniform": {"min": "3s", "max": "9s"},
+                                                "source": "test"},
+      "value.checkout_interrupted": {"uniform": {"min": 0, "max": 1}, "source": "test"},
+      "value.consent_deadline_missed": {"uniform": {"min": 0, "max": 100}, "source": "test"},
+      "value.onboarding_completed": {"values": [50], "source": "test"},
+      "value.billing_issue_unresolved": {"values": [0], "source": "test"},
+      "scenario.population.new_user_share": {"values": [0.8], "source": "test"},
+      "scenario.population.returning_subscriber_share": {"values": [1], "source": "test"},
+      "scenario.onboarding.quit_after_sheet_probability": {"values": [1], "source": "test"},
+      "scenario.onboarding.never_return_after_leaving_probability": {"values": [1],
+                                                                     "source": "test"}
+     }}
+    """
+
+  static func run(
+    _ source: String, jobs: Int = 2
+  ) throws -> (
+    plan: RobustPlan, worlds: [RobustWorld], outcome: RobustOutcome
+  ) {
+    let plan = try RobustPlan.load(source: source, file: "study.json")
+    let worlds = try plan.drawWorlds(file: "study.json")
+    let tallies = try plan.simulate(worlds: worlds, jobs: jobs)
+    return (plan, worlds, plan.outcome(worlds: worlds, tallies: tallies))
+  }
+
+  @Test func theOneParameterThatFlipsTheDecisionLeadsTheTornado() throws {
+    let (_, _, outcome) = try Self.run(Self.flipStudy)
+    // It flips: each policy is best in some worlds.
+    #expect(outcome.policies.allSatisfy { $0.worldsBest > 0 }, "\(outcome.policies)")
+    #expect(outcome.tornado[0].parameter == "value.consent_deadline_missed")
+    let rho = try #require(outcome.tornado[0].rho)
+    // The gap storekit-auto − never rises with the cost of a missed deadline (or falls, when
+    // never leads): either way |rho| is far above the noise of 10 worlds (0.65).
+    #expect(abs(rho) > 0.9)
+    for other in outcome.tornado.dropFirst() {
+      #expect(abs(other.rho ?? 0) < abs(rho), "\(other.parameter)")
+    }
+    // Constant parameters have no rank correlation and come last.
+    #expect(outcome.tornado.suffix(6).allSatisfy { $0.rho == nil })
+    #expect(abs(outcome.policies.map(\.shareBest).reduce(0, +) - 1) < 1e-12)
+    #expect(outcome.policies.allSatisfy { $0.expectedRegret >= 0 && $0.worstRegret >= 0 })
+    // robust.csv: the best policy of each world has regret exactly 0, the other at least 0.
+    let header = outcome.table.header
+    let metric = header.firstIndex(of: "metric")!
+    let mean = header.firstIndex(of: "mean")!
+    var regrets: [String: [Double]] = [:]
+    for line in outcome.table.text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard fields[metric] == "regret_per_1k_users" else { continue }
+      regrets[String(fields[0]), default: []].append(Double(String(fields[mean]))!)
+    }
+    #expect(regrets.count == 10)
+    for (world, values) in regrets {
+      #expect(values.min() == 0, "world \(world)")
+      #expect(values.allSatisfy { $0 >= 0 }, "world \(world)")
+    }
+  }
+
+  /// Bad study files: every problem at once, each with its JSON path and a fix.
+  @Test(arguments: [
+    (
+      #"{"parameters": {"value.onboarding_completed": {"uniform": {"min": 1, "max": 2}, "source": "s"}}, "wolds": 3}"#,
+      "$.wolds: unknown key 'wolds'; did you mean 'worlds'?"
+    ),
+    (
+      #"{"parameters": {"value.onboarding_completed": {"uniform": {"min": 2, "max": 1}, "source": "s"}}}"#,
+      "$.parameters.value.onboarding_completed.uniform: min 2 must be below max 1"
+    ),
+    (
+      #"{"parameters": {"value.onboarding_completed": {"uniform": {"min": 1, "max": 2}}}}"#,
+      "$.parameters.value.onboarding_completed.source: missing"
+    ),
+    (
+      #"{"parameters": {"value.onboarding": {"uniform": {"min": 1, "max": 2}, "source": "s"}}}"#,
+      "did you mean 'value.onboarding_completed'?"
+    ),
+    (
+      #"{"parameters": {"scenario.population.nope": {"uniform": {"min": 0.1, "max": 0.2}, "source": "s"}}}"#,
+      "$.parameters.scenario.population.nope: the scenario has no value at 'population.nope'"
+    ),
+    (
+      #"{"parameters": {"scenario.horizon": {"log_uniform": {"min": "0s", "max": "2d"}, "source": "s"}}}"#,
+      "$.parameters.scenario.horizon.log_uniform.min: must be above 0"
+    ),
+    (
+      #"{"parameters": {"scenario.horizon": {"uniform": {"min": "1d", "max": 9}, "source": "s"}}}"#,
+      "write every bound as a duration"
+    ),
+    (
+      #"{"parameters": {"scenario.horizon": {"uniform": {"min": "1x", "max": "2d"}, "source": "s"}}}"#,
+      "$.parameters.scenario.horizon.uniform.min: unknown unit 'x'"
+    ),
+    (
+      #"{"worlds": 2, "design": "grid", "parameters": {}}"#,
+      "$.worlds: must be a whole number from 4"
+    ),
+    (
+      #"{"policies": ["storekit-auto", "nope"], "parameters": {"value.onboarding_completed": {"values": [1], "source": "s"}}}"#,
+      "$.policies[1]: 'nope' is not a policy of the scenario"
+    ),
+    (
+      #"{"parameters": {"scenario.population.new_user_share": {"uniform": {"min": 0.5, "max": 1.5}, "source": "s"}}}"#,
+      "world"
+    ),
+  ])
+  func badFilesNameThePathAndTheFix(source: String, expected: String) {
+    do {
+      _ = try RobustPlan.load(source: source, file: "bad.json")
+      Issue.record("accepted: \(source)")
+    } catch {
+      #expect(error.description.contains(expected), "\(error.description)")
+    }
+  }
+
+  /// A scenario without a value section cannot rank policies: refused, with the fix.
+  @Test func aScenarioWithoutValuesIsRefused() throws {
+    let mobile = Self.root.appendingPathComponent("scenarios/mobile-game.json").path
+    let source = """
+      {"scenario": "\(mobile)",
+       "parameters": {"scenario.population.new_user_share": {"uniform": {"min": 0.1, "max": 0.2},
+                      "source": "s"}}}
+      """
+    do {
+      _ = try RobustPlan.load(source: source, file: "novalue.json")
+      Issue.record("a scenario without a value section was accepted")
+    } catch {
+      #expect(error.description.contains("novalue.json: $.scenario: "), "\(error)")
+      #expect(error.description.contains("no 'value' section"), "\(error)")
+    }
+    // A value.KEY parameter creates the section: accepted.
+    let priced = source.replacingOccurrences(
+      of: "\"parameters\": {",
+      with: "\"parameters\": {\"value.onboarding_completed\": "
+        + "{\"values\": [5], \"source\": \"s\"}, ")
+    let plan = try RobustPlan.load(source: priced, file: "priced.json")
+    let worlds = try plan.drawWorlds(file: "priced.json")
+    #expect(worlds.allSatisfy { $0.scenario.value?.onboardingCompleted == 5 })
+  }
+
+  /// The report: both charts, well-formed, nothing loaded or run, names escaped.
+  @Test func reportHoldsBothChartsAndIsSelfContained() throws {
+    let (plan, worlds, outcome) = try Self.run(
+      Self.flipStudy.replacingOccurrences(of: "\"worlds\": 10", with: "\"worlds\": 4")
+        .replacingOccurrences(of: "\"users\": 200", with: "\"users\": 40"))
+    let html = HTMLReport.renderRobust(
+      name: "<study>", plan: plan, worlds: worlds, outcome: outcome)
+    #expect(html.contains("id=\"robust-share-best\""))
+    #expect(html.contains("id=\"robust-tornado\""))
+    #expect(html.contains("&lt;study&gt;"))
+    #expect(!html.contains("<study>"))
+    #expect(!html.contains("<script"))
+    try HTMLReportTests.expectWellFormedCharts(html, charts: 2)
+  }
+
+  /// The page in a real headless browser, as ``HTMLReportBrowserTests`` checks a run's: loads
+  /// without a console message, holds its two charts, draws a screenshot that is not blank.
+  @Test(
+    .enabled(
+      if: HTMLReportBrowserTests.browser != nil || HTMLReportBrowserTests.isCI,
+      Comment(rawValue: "skipped: no headless Chromium on the PATH")),
+    .timeLimit(.minutes(3)))
+  func reportLoadsCleanlyInABrowser() throws {
+    guard HTMLReportBrowserTests.browser != nil else {
+      Issue.record("CI=true but no headless Chromium on the PATH")
+      return
+    }
+    let (plan, worlds, outcome) = try Self.run(
+      Self.flipStudy.replacingOccurrences(of: "\"worlds\": 10", with: "\"worlds\": 4")
+        .replacingOccurrences(of: "\"users\": 200", with: "\"users\": 40"))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "robust-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("report.html")
+    try Data(
+      HTMLReport.renderRobust(name: "flip", plan: plan, worlds: worlds, outcome: outcome).utf8
+    ).write(to: page)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      Self.root.appendingPathComponent("scripts/browser-check.sh").path, page.path,
+      folder.appendingPathComponent("report.png").path,
+    ]
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["BROWSER_CHECK_MIN_CHARTS": "2"]
+    ) { _, new in new }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "browser-check.sh failed:\n\(text)")
+    #expect(text.contains("browser-check: ok"), "\(text)")
+  }
+}
