@@ -64,6 +64,7 @@ extension HTMLReport {
       ticks: stride(from: 0.0, through: 1.0, by: 0.25).map {
         AxisTick(position: x($0), label: "\(Int(($0 * 100).rounded()))%")
       }, title: "Share of worlds where it is best")
+    let styles = ChartPalette.styles(for: rows.map(\.policy))
     for (index, row) in rows.enumerated() {
       let top = frame.plotTop + rowHeight * Double(index)
       let middle = top + rowHeight / 2
@@ -76,7 +77,7 @@ extension HTMLReport {
         + "\(Chart.fixed(row.shareLow * 100, 1))–\(Chart.fixed(row.shareHigh * 100, 1))%"
       canvas.rect(
         x: frame.plotLeft, y: top + 4, width: x(row.shareBest) - frame.plotLeft,
-        height: rowHeight - 8, classes: "bar \(ChartPalette.seriesClass(index))", title: tooltip)
+        height: rowHeight - 8, classes: "bar \(styles[row.policy]!.classes)", title: tooltip)
       canvas.beginGroup(classes: "whisker", title: tooltip)
       canvas.line(x1: x(row.shareLow), y1: middle, x2: x(row.shareHigh), y2: middle, classes: "")
       canvas.line(
@@ -115,6 +116,12 @@ extension HTMLReport {
         x1: x(side), y1: frame.plotTop, x2: x(side), y2: frame.plotBottom,
         classes: side == 0 ? "domain" : "reference")
     }
+    // Each side in the colour of the policy it favours, as in the share-best chart.
+    let sides = ChartPalette.styles(for: outcome.policies.map(\.policy))
+    let favoured = (
+      sides[outcome.leader]?.classes ?? "series-ink",
+      outcome.runnerUp.flatMap { sides[$0]?.classes } ?? "series-ink"
+    )
     for (index, row) in rows.enumerated() {
       let top = frame.plotTop + rowHeight * Double(index)
       let middle = top + rowHeight / 2
@@ -128,7 +135,7 @@ extension HTMLReport {
       let left = Swift.min(x(0), x(rho))
       canvas.rect(
         x: left, y: top + 4, width: abs(x(rho) - x(0)), height: rowHeight - 8,
-        classes: "bar \(ChartPalette.seriesClass(rho >= 0 ? 0 : 1))",
+        classes: "bar \(rho >= 0 ? favoured.0 : favoured.1)",
         title: "\(row.parameter): ρ = \(Chart.fixed(rho, 2)); source: \(row.source)")
       canvas.text(
         Chart.fixed(rho, 2), x: rho >= 0 ? x(rho) + 4 : x(rho) - 4, y: middle + 4,
