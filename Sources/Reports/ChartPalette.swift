@@ -34,13 +34,14 @@ public struct SeriesStyle: Sendable, Hashable {
 /// **Colours.** Seven colours picked (starting from Okabe and Ito's "Color Universal Design"
 /// blue, vermillion, bluish green and reddish purple; yellow, orange and sky blue dropped as
 /// too faint on white) so that every pair stays apart under the common colour-vision
-/// deficiencies. The check, in `ChartTests.paletteSurvivesColourBlindness`: each colour is
-/// simulated for protanopia, deuteranopia and tritanopia with the severity-1.0 matrices of
-/// Machado, Oliveira and Fernandes (2009, IEEE TVCG 15(6)) applied in linear sRGB, then every
-/// pair must differ by CIEDE2000 ΔE ≥ 12 under each simulation and under normal vision (CIE
-/// 2001; JND ≈ 1, "clearly different" ≈ 10); each colour must have a WCAG 2.1 contrast of at
-/// least 3:1 (non-text contrast, SC 1.4.11) against the white page and the dark page
-/// (`#14171c`).
+/// deficiencies. The check, in `ChartPaletteTests.paletteSurvivesColourBlindness`: each
+/// colour is simulated for protanopia, deuteranopia and tritanopia with the severity-1.0
+/// matrices of Machado, Oliveira and Fernandes (2009, IEEE TVCG 15(6)) applied in linear sRGB,
+/// then every pair (any two can share a chart) must differ by CIEDE2000 ΔE ≥ 12 under each
+/// simulation and under normal vision (a ΔE00 near 1 is just noticeable); each colour must
+/// have a WCAG 2.1 contrast of at least 3:1 (non-text contrast, SC 1.4.11) against the white
+/// page and the dark page (`#14171c`). Seven colours cannot cover twelve presets, so series
+/// that share a colour differ by marker shape and line dash (``variants``).
 ///
 /// **Presets.** ``presets`` gives each preset its colour and variant, one line each; a
 /// preset's variant (`screen-gate-ceiling` of `screen-gate`) keeps its colour with another
