@@ -2,13 +2,18 @@ import MessageDeferral
 import Simulation
 
 // `by-screen.csv` and `by-reason.csv`: totals over all replications, and for every figure
-// that a replication gives on its own, the 95% Student-t interval over replications
-// (columns `..._ci95_low`, `..._ci95_high`, empty with no data).
+// that a replication gives on its own, the 95% interval over replications inside the figure's
+// range (columns `..._ci95_low`, `..._ci95_high`, empty with no data): rates and shares in
+// [0, 1], counts per user, times and latencies at least 0 (results/README.md, "Intervals").
 
 extension RunReport {
-  /// The interval over replications of `value(tally of that replication)`, as two fields.
-  func intervalFields(policy: Int, _ value: (Tally) -> Double?) -> [CSVField] {
-    let interval = MeanInterval(values: result.tallies.compactMap { value($0[policy]) })
+  /// The interval over replications of `value(tally of that replication)`, inside `range`, as
+  /// two fields.
+  func intervalFields(
+    policy: Int, range: ValueRange, _ value: (Tally) -> Double?
+  ) -> [CSVField] {
+    let interval = MeanInterval(
+      values: result.tallies.compactMap { value($0[policy]) }, range: range)
     return [.number(interval?.low), .number(interval?.high)]
   }
 
@@ -45,13 +50,15 @@ extension RunReport {
           .integer(total.screenInterrupted[index]),
           .number(Self.ratio(total.screenInterrupted[index], visits)),
         ]
-        row += intervalFields(policy: policy) {
+        row += intervalFields(policy: policy, range: .unit) {
           Self.ratio($0.screenInterrupted[index], $0.screenVisits[index])
         }
-        row += [.number(perUser(total))] + intervalFields(policy: policy, perUser)
+        row += [.number(perUser(total))]
+        row += intervalFields(policy: policy, range: .nonNegative, perUser)
         row += [.number(seconds), .number(timePerUser(total))]
-        row += intervalFields(policy: policy, timePerUser)
-        row += [.number(timePerVisit(total))] + intervalFields(policy: policy, timePerVisit)
+        row += intervalFields(policy: policy, range: .nonNegative, timePerUser)
+        row += [.number(timePerVisit(total))]
+        row += intervalFields(policy: policy, range: .nonNegative, timePerVisit)
         table.append(row)
       }
     }
@@ -83,16 +90,22 @@ extension RunReport {
         ]
         row += quantiles.map { .number(total.latency[lane].quantile($0.0)) }
         row += [.number(Self.ratio(total.issued[lane], total.users))]
-        row += intervalFields(policy: policy) { Self.ratio($0.issued[lane], $0.users) }
+        row += intervalFields(policy: policy, range: .nonNegative) {
+          Self.ratio($0.issued[lane], $0.users)
+        }
         let counts: [@Sendable (Tally) -> Int] = [
           { $0.displayed[lane] }, { $0.expired[lane] }, { $0.pending[lane] },
         ]
         for count in counts {
           row += [.number(Self.ratio(count(total), total.issued[lane]))]
-          row += intervalFields(policy: policy) { Self.ratio(count($0), $0.issued[lane]) }
+          row += intervalFields(policy: policy, range: .unit) {
+            Self.ratio(count($0), $0.issued[lane])
+          }
         }
         for (p, _) in quantiles {
-          row += intervalFields(policy: policy) { $0.latency[lane].quantile(p) }
+          row += intervalFields(policy: policy, range: .nonNegative) {
+            $0.latency[lane].quantile(p)
+          }
         }
         table.append(row)
       }
