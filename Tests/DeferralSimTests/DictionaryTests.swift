@@ -27,10 +27,13 @@ struct DictionaryTests {
         sections.append(Section(heading: String(line.dropFirst(4)), names: []))
       } else if line.hasPrefix("## ") {
         sections.append(Section(heading: "", names: []))
-      } else if line.hasPrefix("| `"), let name = line.split(separator: "`").dropFirst().first,
-        !sections.isEmpty
-      {
-        sections[sections.count - 1].names.append(String(name))
+      } else if line.hasPrefix("| `"), !sections.isEmpty {
+        // The first cell names one column or several (`` `a`, `b` ``).
+        let cell = line.split(separator: "|", omittingEmptySubsequences: true).first ?? ""
+        let names = cell.split(separator: "`", omittingEmptySubsequences: false)
+        for index in stride(from: 1, to: names.count, by: 2) {
+          sections[sections.count - 1].names.append(String(names[index]))
+        }
       }
     }
     return sections.filter { !$0.heading.isEmpty }
@@ -47,11 +50,11 @@ struct DictionaryTests {
     }
   }
 
-  /// Whether the documented `pattern` names `column`: `METRIC` any metric, `policy.KEY` and
-  /// `scenario.PATH` any grid key, else the name itself.
+  /// Whether the documented `pattern` names `column`: `METRIC` any metric, `policy.KEY`,
+  /// `scenario.PATH` and `value.KEY` any grid or uncertainty parameter, else the name itself.
   static func matches(_ pattern: String, _ column: String) -> Bool {
     if pattern == "METRIC" { return Metric.named(column) != nil }
-    for (prefix, placeholder) in [("policy.", "KEY"), ("scenario.", "PATH")]
+    for (prefix, placeholder) in [("policy.", "KEY"), ("scenario.", "PATH"), ("value.", "KEY")]
     where pattern == prefix + placeholder {
       return column.hasPrefix(prefix) && column.count > prefix.count
     }
@@ -131,8 +134,17 @@ struct DictionaryTests {
       try Self.checkFolder(
         folder.appendingPathComponent(name), keyedJSON: runJSON, sections: sections)
     }
-    for name in ["shards", "sweep", "sweep-shards", "sweep-merged", "fit"] {
+    for name in ["shards", "sweep-shards", "fit"] {
       try Self.checkFolder(folder.appendingPathComponent(name), keyedJSON: [], sections: sections)
+    }
+    // A sweep's manifest has keys of its own: checked against its own section.
+    for name in ["sweep", "sweep-merged"] {
+      let sweepFolder = folder.appendingPathComponent(name)
+      try Self.checkFolder(sweepFolder, keyedJSON: [], sections: sections)
+      Self.check(
+        try Self.topLevelKeys(sweepFolder.appendingPathComponent("manifest.json")),
+        of: "\(name)/manifest.json", against: Self.section("manifest.json", "(sweep)", in: sections)
+      )
     }
     // What trace prints as CSV is documented the same way.
     let trace = try tool(["trace", "--policy", "never", "--user", "0", "--format", "csv"])
