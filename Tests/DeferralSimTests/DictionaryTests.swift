@@ -4,7 +4,7 @@ import Testing
 @testable import Reports
 
 /// Issue #20: results/README.md's column dictionary matches what the tool writes. The tool
-/// runs `run` (with both logs, and sharded), `merge`, `sweep` (and sharded), `fit` and
+/// runs `run` (with both logs, and sharded), `merge`, `sweep` and `robust` (and sharded), `fit` and
 /// `trace` at small sizes; every file they write has a section, every CSV header column and
 /// every top-level key of the JSON files a row in it, and no row names a column the file
 /// lacks.
@@ -87,9 +87,11 @@ struct DictionaryTests {
     for file in files {
       let url = folder.appendingPathComponent(file)
       if file.hasPrefix("partial-") {
-        let format = try String(contentsOf: url, encoding: .utf8)
-          .contains("deferral-sim-sweep-partial")
-        let kind = format ? "sweep --shard" : "run --shard"
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let kind =
+          text.contains("deferral-sim-sweep-partial")
+          ? "sweep --shard"
+          : text.contains("deferral-sim-robust-partial") ? "robust --shard" : "run --shard"
         check(
           try topLevelKeys(url), of: file,
           against: section("partial-K-of-N.json", kind, in: sections))
@@ -125,6 +127,10 @@ struct DictionaryTests {
     _ = try tool(["sweep", sweep.path, "-o", path("sweep"), "-q"])
     _ = try tool(["sweep", sweep.path, "-o", path("sweep-shards"), "-q", "--shard", "0/1"])
     _ = try tool(["merge", path("sweep-shards"), "-o", path("sweep-merged")])
+    let study = folder.appendingPathComponent("study.json")
+    try RobustEndToEndTests.tinyStudy.write(to: study, atomically: true, encoding: .utf8)
+    _ = try tool(["robust", study.path, "-o", path("robust"), "-q"])
+    _ = try tool(["robust", study.path, "-o", path("robust-shards"), "-q", "--shard", "0/1"])
     _ = try tool([
       "fit", path("run/events.csv"), "--map", path("run/events-map.json"), "--out",
       path("fit/scenario.json"),
@@ -134,7 +140,7 @@ struct DictionaryTests {
       try Self.checkFolder(
         folder.appendingPathComponent(name), keyedJSON: runJSON, sections: sections)
     }
-    for name in ["shards", "sweep-shards", "fit"] {
+    for name in ["shards", "sweep-shards", "robust", "robust-shards", "fit"] {
       try Self.checkFolder(folder.appendingPathComponent(name), keyedJSON: [], sections: sections)
     }
     // A sweep's manifest has keys of its own: checked against its own section.
