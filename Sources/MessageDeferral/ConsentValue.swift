@@ -42,13 +42,14 @@ extension _OpenHistory {
 }
 
 extension Coordinator {
-  /// P(no later opportunity before `deadline`) at time `time` (see ``ConsentValue``).
+  /// P(no later opportunity before `deadline`) at time `time` (see ``ConsentValue``), given
+  /// the remembered `gaps` (``_OpenHistory/gaps``, computed once by the caller).
   func chanceOfNoReturn(
-    before deadline: Double, at time: Double, rule: UrgentConsent, value: ConsentValue
+    before deadline: Double, at time: Double, gaps: [Double], rule: UrgentConsent,
+    value: ConsentValue
   ) -> Double {
     let left = deadline - time
     if left <= rule.nearDeadline { return 1 }
-    let gaps = opens.gaps
     if opens.times.count < rule.minimumOpens || gaps.isEmpty { return value.freshNoReturn }
     let longer = gaps.reduce(0) { $0 + ($1 >= left ? 1 : 0) }
     return (Double(longer) + 0.5) / Double(gaps.count + 1)
@@ -59,11 +60,11 @@ extension Coordinator {
   /// gap and at `deadline − nearDeadline`, so the earliest step that tips the balance.
   func valueUrgentTime(deadline: Double, rule: UrgentConsent, value: ConsentValue) -> Double {
     let cost = value.cost(over: currentKind)
+    let gaps = opens.gaps
     let steps =
-      ([-Double.infinity, deadline - rule.nearDeadline] + opens.gaps.map { deadline - $0 })
-      .sorted()
+      ([-Double.infinity, deadline - rule.nearDeadline] + gaps.map { deadline - $0 }).sorted()
     for step in steps
-    where chanceOfNoReturn(before: deadline, at: step, rule: rule, value: value)
+    where chanceOfNoReturn(before: deadline, at: step, gaps: gaps, rule: rule, value: value)
       * value.renewal > cost
     {
       return step
