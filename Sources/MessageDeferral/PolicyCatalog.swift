@@ -59,6 +59,10 @@ public enum PolicyCatalog {
       summary: "Ours: calm screens; an urgent consent (deadline near, user may not return) at once",
       configuration: .deadlineAware),
     Preset(
+      name: "deadline-aware-value",
+      summary: "deadline-aware weighing the expected lost renewal against the screen's cost",
+      configuration: .deadlineAwareValue),
+    Preset(
       name: "deadline-aware-v1",
       summary: "Ours, first version: natural breaks, one sheet per break, persisted ceilings",
       configuration: .deadlineAwareV1),

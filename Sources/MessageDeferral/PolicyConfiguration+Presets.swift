@@ -211,6 +211,9 @@ extension PolicyConfiguration {
   ///
   /// Does *not* hold: a renewal the default keeps only by a sheet over onboarding (a fresh
   /// install whose consent arrives after the splash, then leaves onboarding for good) is lost.
+  /// On the bundled scenarios every renewal it loses that the default keeps is of that kind:
+  /// with no returning subscriber among new installs both miss exactly as many. Trading an
+  /// onboarding interruption for such a renewal is `deadline-aware-value`'s choice.
   public static let deadlineAware: PolicyConfiguration = {
     var config = deadlineAwareV1
     config.deadlineMargin = nil

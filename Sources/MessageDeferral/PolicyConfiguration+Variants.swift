@@ -37,4 +37,26 @@ extension PolicyConfiguration {
     config.urgentConsent = nil
     return config
   }()
+
+  /// `deadline-aware-value`: `deadline-aware` with the value-aware test of ``ConsentValue``:
+  /// a consent stops waiting once P(no later opportunity before the deadline) × what a
+  /// renewal is worth exceeds the cost of a sheet over the current screen, on any screen
+  /// (no kind is spared; a high cost spares it). P comes from the app's own record of the
+  /// user's last 8 opens: 1 within two days of the deadline, 0.1 with fewer than two opens
+  /// (a fresh install), else the smoothed share of remembered gaps longer than the time left.
+  ///
+  /// The amounts, in USD, follow the default scenario's `value` section and are assumptions:
+  /// a renewal 25 (its `consent_deadline_missed`); onboarding 1.8 (a completed onboarding, 6,
+  /// × the 30% who quit after a sheet); paywall 0.6 (10% of paywall views reach checkout ×
+  /// an interrupted checkout's 6); checkout 6; immersive 3 (not priced there: a named cost);
+  /// the splash and calm screens 0. A fresh install's 0.1 is the share of new installs who
+  /// leave during onboarding and never come back (about 20% leave × half never return), a
+  /// figure an app reads from its own analytics. So, unlike `deadline-aware`, it interrupts
+  /// a fresh install's onboarding (0.1 × 25 = 2.5 > 1.8) where that keeps the renewal.
+  public static let deadlineAwareValue: PolicyConfiguration = {
+    var config = deadlineAware
+    config.urgentConsent?.spares = []
+    config.urgentConsent?.value = .defaults
+    return config
+  }()
 }

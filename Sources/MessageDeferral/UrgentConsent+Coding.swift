@@ -1,12 +1,12 @@
 /// The policy key `urgent_consent`: `null`, or an object with any of `near_deadline`
 /// (duration ≥ 0), `return_factor` (number from 0 to 1000), `remembered_opens` (integer 2 to
-/// 64), `minimum_opens` (integer from 0 to `remembered_opens`) and `spares` (array of screen
-/// kinds). Keys left out keep the policy's current value (the
+/// 64), `minimum_opens` (integer from 0 to `remembered_opens`), `spares` (array of screen
+/// kinds) and `value` (``ConsentValue``: `null` or an object, read by ``applyValue(_:at:reader:)``). Keys left out keep the policy's current value (the
 /// preset's, so a sweep can vary one), or ``UrgentConsent/defaults`` when it had none.
 extension UrgentConsent {
   /// The members of an `urgent_consent` object, in the order they are written.
   public static let keys = [
-    "near_deadline", "return_factor", "remembered_opens", "minimum_opens", "spares",
+    "near_deadline", "return_factor", "remembered_opens", "minimum_opens", "spares", "value",
   ]
 
   /// What a key left out of an `urgent_consent` object means when the policy had none: the
@@ -24,6 +24,7 @@ extension UrgentConsent {
       member("remembered_opens", .number(Double(rememberedOpens))),
       member("minimum_opens", .number(Double(minimumOpens))),
       member("spares", .array(spares.sorted().map { .string($0.rawValue) })),
+      member("value", value?.configValue ?? .null),
     ])
   }
 }
@@ -84,6 +85,8 @@ extension PolicyConfiguration {
           }
         }
         rule.spares = spares
+      case "value":
+        if !rule.applyValue(member.value, at: here, reader: &reader) { valid = false }
       default:
         valid = false  // reported by `reader.object` as an unknown key
       }

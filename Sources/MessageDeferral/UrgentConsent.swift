@@ -31,6 +31,10 @@ public struct UrgentConsent: Sendable, Equatable {
   public var minimumOpens: Int
   /// Screen kinds an urgent consent still never interrupts: the next screen takes it.
   public var spares: Set<ScreenKind>
+  /// When set, the value-aware test replaces `returnFactor` and the fresh-install rule: urgent
+  /// once the expected loss of waiting exceeds the cost of a sheet over the current screen
+  /// (``ConsentValue``). `nil`: the rule above.
+  public var value: ConsentValue? = nil
 
   /// The limits the policy reader enforces on ``rememberedOpens``.
   public static let rememberedOpensRange = 2...64
@@ -83,10 +87,15 @@ extension Coordinator {
   /// When `entry` becomes urgent under ``PolicyConfiguration/urgentConsent``: `-infinity`
   /// (urgent now) while fewer than ``UrgentConsent/minimumOpens`` opens are remembered;
   /// `infinity` when the rule is off, the reason is not consent, or there is no deadline.
+  /// With ``UrgentConsent/value``, the first time waiting costs more than a sheet over the
+  /// current screen (``valueUrgentTime(deadline:rule:value:)``).
   func urgentTime(of entry: _Entry) -> Double {
     guard let rule = configuration.urgentConsent, entry.message.reason == .priceIncreaseConsent,
       let deadline = entry.message.deadline
     else { return .infinity }
+    if let value = rule.value {
+      return valueUrgentTime(deadline: deadline, rule: rule, value: value)
+    }
     if opens.times.count < rule.minimumOpens { return -.infinity }
     return deadline - max(rule.nearDeadline, rule.returnFactor * (opens.longestGap ?? 0))
   }

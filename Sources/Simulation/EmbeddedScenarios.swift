@@ -145,6 +145,7 @@ let _indieSubscriptionJSON = #"""
     "openiap",
     "never",
     "deadline-aware",
+    "deadline-aware-value",
     "deadline-aware-v1",
     "deadline-blind"
   ],

@@ -132,7 +132,7 @@ struct EverydayUseTests {
     #expect(try complete(["deferral-sim", "trace", "--find", "mi"]) == ["missed"])
     #expect(
       try complete(["deferral-sim", "run", "--baseline", "deadline-aw"]) == [
-        "deadline-aware", "deadline-aware-v1",
+        "deadline-aware", "deadline-aware-value", "deadline-aware-v1",
       ])
     #expect(
       try complete(["deferral-sim", "run", "--baseline", "deadline-b"]) == ["deadline-blind"])

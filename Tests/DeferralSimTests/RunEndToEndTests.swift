@@ -101,8 +101,8 @@ struct RunEndToEndTests {
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
     #expect(
-      rows.count == 11 * 30,
-      "11 policies (every preset) × 30 metrics (24, and value and its 5 parts)")
+      rows.count == 12 * 30,
+      "12 policies (every preset) × 30 metrics (24, and value and its 5 parts)")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)
@@ -224,12 +224,12 @@ struct RunEndToEndTests {
   @Test func policiesListsEveryPresetAndJSONParses() throws {
     let list = try ToolRunner.run(["policies"])
     #expect(list.status == 0)
-    #expect(list.stdout.split(separator: "\n").count == 11)
+    #expect(list.stdout.split(separator: "\n").count == 12)
     // OpenIAP's setup condition is stated where the presets are listed.
     #expect(list.stdout.contains("only with a billing-issue listener registered"))
     let json = try ToolRunner.run(["policies", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-    #expect(object?.count == 11)
+    #expect(object?.count == 12)
     let openiap = object?["openiap"] as? [String: Any]
     #expect(openiap?["displays_one_at_a_time"] as? Bool == true)
     #expect(openiap?["listener_delay"] is [String: Any])

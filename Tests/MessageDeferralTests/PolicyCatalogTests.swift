@@ -25,7 +25,7 @@ struct PolicyCatalogTests {
       PolicyCatalog.presetNames == [
         "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual",
         "revenuecat-manual", "revenuecat-manual-legacy", "openiap", "never", "deadline-aware",
-        "deadline-aware-v1", "deadline-blind",
+        "deadline-aware-value", "deadline-aware-v1", "deadline-blind",
       ])
   }
 

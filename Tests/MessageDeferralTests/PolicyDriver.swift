@@ -430,7 +430,7 @@ struct PolicyDriver {
         if !request.forced, !articleGate {
           problem("after \(event): \(id) shown with the article's canPresent false")
         }
-      case "deadline-aware", "deadline-aware-v1", "deadline-blind":
+      case "deadline-aware", "deadline-aware-value", "deadline-aware-v1", "deadline-blind":
         if !request.forced {
           if screen != .home, screen != .settings, screen != .content {
             problem(

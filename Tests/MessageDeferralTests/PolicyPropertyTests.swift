@@ -34,7 +34,7 @@ import Testing
 /// | revenuecat-manual-legacy | nothing displayed | all but unknown and win-back displayed |
 /// | openiap | all displayed (retry timer, one at a time) | all displayed |
 /// | never | nothing displayed | nothing ever displayed, all still queued |
-/// | deadline-aware | all displayed (urgent consent, or forced at ceiling + grace) | all displayed |
+/// | deadline-aware, deadline-aware-value | all displayed (urgent consent, or forced at ceiling + grace) | all displayed |
 /// | deadline-aware-v1, deadline-blind | all displayed (forced at ceiling + grace) | all displayed |
 @Suite("Policy properties over random lives")
 struct PolicyPropertyTests {
@@ -95,7 +95,8 @@ struct PolicyPropertyTests {
     #expect(coverage.issued > 3 * Int(Self.lives) && coverage.lost > Int(Self.lives) / 10)
     switch name {
     case "never": #expect(coverage.displays == 0)
-    case "screen-gate-ceiling", "deadline-aware", "deadline-aware-v1", "deadline-blind":
+    case "screen-gate-ceiling", "deadline-aware", "deadline-aware-value", "deadline-aware-v1",
+      "deadline-blind":
       #expect(coverage.forced > Int(Self.lives) / 10)
     case "adapty-manual": #expect(coverage.refused > 10 && coverage.duplicatesIgnored > 100)
     default: #expect(coverage.displays > 3 * Int(Self.lives) && coverage.forced == 0)
@@ -107,7 +108,8 @@ struct PolicyPropertyTests {
     let label = "seed \(driver.seed) \(driver.name) after the immersive phase"
     let left = driver.outstandingIDs
     switch driver.name {
-    case "storekit-auto", "openiap", "deadline-aware", "deadline-aware-v1", "deadline-blind":
+    case "storekit-auto", "openiap", "deadline-aware", "deadline-aware-value", "deadline-aware-v1",
+      "deadline-blind":
       // Shown at activation / by the retry timer / forced once past ceiling and grace.
       return left.isEmpty ? [] : ["\(label): \(left) never displayed"]
     case "screen-gate-ceiling":
