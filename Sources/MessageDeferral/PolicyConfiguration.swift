@@ -77,8 +77,10 @@ public struct PolicyConfiguration: Equatable, Sendable {
   /// Whether messages with a reason the SDK does not recognise can be shown (RevenueCat
   /// cannot).
   public var showsUnknownReasons: Bool
-  /// At most this many sheets per break (a screen appearance or scene activation starts one);
-  /// `nil`: all. A message past its ceiling and grace (forced at once) is not held back.
+  /// At most this many display attempts per break (a screen appearance or scene activation
+  /// starts one); `nil`: all. A failed display counts as an attempt: the break is not retried,
+  /// so a presentation that keeps failing cannot loop within one break. A message past its
+  /// ceiling and grace (forced at once) is not held back.
   public var sheetsPerBreak: Int?
   /// Time from a cold launch until the listener exists; what StoreKit delivers before is shown
   /// by StoreKit itself (see ``ListenerDelay``).
