@@ -4,9 +4,10 @@ import MessageDeferral
 import Simulation
 
 /// Engine throughput on the default scenario (every policy it lists), `--jobs 1` against
-/// `--jobs 2`, and the RNG floor: GSL drawing, with no simulation around it, the very variates
-/// the run consumed. Each repetition runs the three sides one after another, in an order that
-/// rotates, so every ratio compares measurements taken moments apart.
+/// `--jobs 2`, the shared trunk against `--no-shared-trunk` (both `--jobs 1`), and the RNG
+/// floor: GSL drawing, with no simulation around it, the very variates the run consumed (the
+/// trunk's once, each branch's once per policy). Each repetition runs the four sides one after
+/// another, in an order that rotates, so every ratio compares measurements taken moments apart.
 struct EngineBench {
   var world: CompiledScenario
   var policies: [NamedPolicy]
@@ -24,6 +25,11 @@ struct EngineBench {
   struct Result {
     var jobs1: [Run]
     var jobs2: [Run]
+    /// `--jobs 1 --no-shared-trunk`: the same work, every user simulated once per policy.
+    var unshared: [Run]
+    /// Median over repetitions of unshared time ÷ shared time (both `--jobs 1`).
+    var sharedTrunkSpeedup: Double
+    var trunk: TrunkStatistics
     var floorSeconds: [Double]
     var floorByKind: [(kind: VariateKind, count: Int, seconds: Double)]
     var reseeds: Int
@@ -36,17 +42,20 @@ struct EngineBench {
     var events: Int
   }
 
-  func options(jobs: Int, countsVariates: Bool = false) -> RunOptions {
-    RunOptions(
+  func options(jobs: Int, countsVariates: Bool = false, shared: Bool = true) -> RunOptions {
+    var options = RunOptions(
       users: users, replications: replications, seed: seed, jobs: jobs,
       countsVariates: countsVariates)
+    options.sharedTrunk = shared
+    return options
   }
 
-  func runEngine(jobs: Int) throws -> Run {
+  func runEngine(jobs: Int, shared: Bool = true) throws -> Run {
     var result: RunResult?
     let cpuBefore = Measure.cpuSeconds()
     let seconds = try Measure.seconds {
-      result = try Engine.run(world, policies: policies, options: options(jobs: jobs))
+      result = try Engine.run(
+        world, policies: policies, options: options(jobs: jobs, shared: shared))
     }
     return Run(
       seconds: seconds, cpuSeconds: Measure.cpuSeconds() - cpuBefore, events: result!.events)
@@ -54,59 +63,69 @@ struct EngineBench {
 
   /// Variates the run consumes, by kind: a counting run (deterministic, so identical to every
   /// timed run, which the event count double-checks).
-  func countVariates() throws -> (VariateCounts, events: Int) {
+  func countVariates() throws -> (VariateCounts, events: Int, trunk: TrunkStatistics) {
     let result = try Engine.run(
       world, policies: policies, options: options(jobs: 2, countsVariates: true))
     var counts = VariateCounts()
     for row in result.tallies { for tally in row { counts.merge(tally.variates) } }
-    return (counts, result.events)
+    return (counts, result.events, result.trunk)
   }
 
   func run(log: (String) -> Void) throws -> Result {
-    let (variates, countedEvents) = try countVariates()
+    let (variates, countedEvents, trunk) = try countVariates()
     let floor = RNGFloor(scenario: world.scenario, counts: variates)
     // Warm-up: threads started, pages touched, caches and branch predictors trained.
     _ = try runEngine(jobs: 2)
     _ = floor.time()
     var jobs1: [Run] = []
     var jobs2: [Run] = []
+    var unshared: [Run] = []
+    var trunkRatios: [Double] = []
     var floorSeconds: [Double] = []
     var scalingRatios: [Double] = []
     var floorRatios: [Double] = []
     var floorByKind: [(kind: VariateKind, count: Int, seconds: Double)] = []
-    let orders = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2], [2, 1, 0]]
+    let orders = [[0, 1, 2, 3], [1, 3, 2, 0], [3, 2, 0, 1], [2, 0, 3, 1], [0, 3, 1, 2]]
     for repetition in 0..<repetitions {
       var one: Run?
       var two: Run?
+      var alone: Run?
       var floorTime = 0.0
       for side in orders[repetition % orders.count] {
         switch side {
         case 0: one = try runEngine(jobs: 1)
         case 1: two = try runEngine(jobs: 2)
+        case 3: alone = try runEngine(jobs: 1, shared: false)
         default:
           let timed = floor.time()
           floorTime = timed.total
           if floorByKind.isEmpty || timed.total < floorSeconds.min()! { floorByKind = timed.byKind }
         }
       }
-      guard let one, let two else { preconditionFailure("Both engine sides ran") }
+      guard let one, let two, let alone else { preconditionFailure("Every engine side ran") }
       precondition(
-        one.events == countedEvents && two.events == countedEvents,
-        "Counting variates changed the run: \(one.events), \(two.events), \(countedEvents)")
+        one.events == countedEvents && two.events == countedEvents
+          && alone.events == countedEvents,
+        "Counting variates or the trunk changed the run: \(one.events), \(two.events), "
+          + "\(alone.events), \(countedEvents)")
       jobs1.append(one)
       jobs2.append(two)
+      unshared.append(alone)
+      trunkRatios.append(alone.seconds / one.seconds)
       floorSeconds.append(floorTime)
       scalingRatios.append(one.seconds / two.seconds)
       floorRatios.append(one.seconds / floorTime)
       log(
         "engine repetition \(repetition + 1)/\(repetitions): jobs 1 "
           + "\(Format.significant(one.seconds)) s, jobs 2 \(Format.significant(two.seconds)) s, "
+          + "jobs 1 --no-shared-trunk \(Format.significant(alone.seconds)) s, "
           + "RNG floor \(Format.significant(floorTime)) s")
     }
     let reseeds = users * replications * policies.count * 4
     let reseedSeconds = Measure.median((0..<3).map { _ in floor.timeReseeds(reseeds) })
     return Result(
-      jobs1: jobs1, jobs2: jobs2, floorSeconds: floorSeconds, floorByKind: floorByKind,
+      jobs1: jobs1, jobs2: jobs2, unshared: unshared,
+      sharedTrunkSpeedup: Measure.median(trunkRatios), trunk: trunk, floorSeconds: floorSeconds, floorByKind: floorByKind,
       reseeds: reseeds, reseedSeconds: reseedSeconds, variates: variates,
       scaling: Measure.median(scalingRatios), overFloor: Measure.median(floorRatios),
       events: countedEvents)

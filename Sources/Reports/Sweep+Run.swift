@@ -106,7 +106,7 @@ extension SweepPlan {
   /// (from 0), their count, and the engine's progress within it.
   public func simulate(
     jobs: Int, shard: (index: Int, count: Int)? = nil,
-    blockSize: Int = RunOptions.defaultBlockSize, file: String,
+    blockSize: Int = RunOptions.defaultBlockSize, sharedTrunk: Bool = true, file: String,
     progress: (@Sendable (_ point: Int, _ points: Int, RunProgress) -> Void)? = nil
   ) throws -> [[[Tally]]] {
     let runs = try pointRuns(file: file)
@@ -118,24 +118,27 @@ extension SweepPlan {
       if let progress {
         pointProgress = { @Sendable report in progress(index, points, report) }
       }
+      var options = RunOptions(
+        users: scenario.users, replications: scenario.replications, seed: scenario.seed,
+        jobs: jobs, blockSize: blockSize, shard: shard)
+      options.sharedTrunk = sharedTrunk
       let result = try Engine.run(
-        CompiledScenario(scenario), policies: scenario.policies,
-        options: RunOptions(
-          users: scenario.users, replications: scenario.replications, seed: scenario.seed,
-          jobs: jobs, blockSize: blockSize, shard: shard),
+        CompiledScenario(scenario), policies: scenario.policies, options: options,
         progress: pointProgress)
       tallies.append(result.tallies)
     }
     return tallies
   }
 
-  /// Runs every point on this machine: ``simulate(jobs:shard:blockSize:file:progress:)`` then
+  /// Runs every point on this machine: ``simulate(jobs:shard:blockSize:sharedTrunk:file:progress:)`` then
   /// ``outcome(tallies:file:)``.
   public func run(
-    jobs: Int, file: String,
+    jobs: Int, sharedTrunk: Bool = true, file: String,
     progress: (@Sendable (_ point: Int, _ points: Int, RunProgress) -> Void)? = nil
   ) throws -> SweepOutcome {
-    try outcome(tallies: simulate(jobs: jobs, file: file, progress: progress), file: file)
+    try outcome(
+      tallies: simulate(jobs: jobs, sharedTrunk: sharedTrunk, file: file, progress: progress),
+      file: file)
   }
 
   /// The sweep's tables and front from the tallies of every scenario point (all shards merged).

@@ -22,6 +22,12 @@ public struct RunOptions: Sendable {
   /// The most events one user's life under one policy may take before the run stops with
   /// ``EngineError/eventBudgetExceeded(replication:user:simulatedTime:horizon:screen:policy:)``.
   public var eventBudgetPerUser = EngineLimits.eventsPerUser
+  /// Whether each user's life is simulated once up to the first delivery of a message and
+  /// then forked per policy (the default), or once per policy from the start
+  /// (`--no-shared-trunk`: the reference the shared trunk is tested against). Results are
+  /// byte-identical; only the time differs. ``Tally/variates`` count what was actually drawn,
+  /// so they differ (the trunk's draws go to the first policy's tally).
+  public var sharedTrunk = true
 
   /// Users per work item unless a run says otherwise.
   public static let defaultBlockSize = 512
@@ -56,6 +62,8 @@ public struct RunResult: Sendable {
   public var policies: [NamedPolicy]
   /// `tallies[replication][policy]`.
   public var tallies: [[Tally]]
+  /// What the shared trunk shared (zero without it): how the work was done, not a result.
+  public var trunk = TrunkStatistics()
 
   public init(policies: [NamedPolicy], tallies: [[Tally]]) {
     self.policies = policies
@@ -110,6 +118,7 @@ struct _SharedRunState: ~Copyable {
   var itemsDone = 0
   var events = 0
   var blocksDone: [Int]
+  var trunk = TrunkStatistics()
 }
 
 /// The Monte Carlo engine: every policy on the same users (common random numbers), users
@@ -153,11 +162,16 @@ public enum Engine {
           count: options.replications),
         blocksDone: Array(repeating: 0, count: options.replications)))
     let configurations = policies.map(\.configuration)
+    // With one policy there is nothing to share: the trunk would only add copies.
+    let shares = options.sharedTrunk && configurations.count > 1
 
     DispatchQueue.concurrentPerform(iterations: min(options.jobs, max(1, itemsTotal))) { _ in
       var simulator = UserSimulator(world: world, sink: makeSink(-1))
       if options.countsVariates { simulator.startCountingVariates() }
+      let lanes = configurations.map(_PolicyLane.init)
+      if shares { simulator.prepareLanes(configurations) }
       var local = configurations.map { _ in Tally(screenCount: screenCount) }
+      var trunk = Tally(screenCount: screenCount)
       while true {
         let item = shared.withLock { state -> Int? in
           if let shard = options.shard {
@@ -175,29 +189,52 @@ public enum Engine {
         let first = block * options.blockSize
         let last = min(options.users, first + options.blockSize)
         for index in local.indices { local[index] = Tally(screenCount: screenCount) }
+        trunk = Tally(screenCount: screenCount)
         simulator.sink = makeSink(item)
+        // The policy whose life of the current user ran out of its event budget.
+        var failed: Int?
         users: for user in first..<last {
-          for (policy, configuration) in configurations.enumerated() {
+          if shares {
+            failed = simulator.runShared(
+              seed: options.seed, replication: replication, user: user, tallies: &local,
+              trunk: &trunk, eventBudget: options.eventBudgetPerUser)
+            if failed != nil { break users }
+            continue
+          }
+          for policy in configurations.indices {
             simulator.run(
               seed: options.seed, replication: replication, user: user, policyIndex: policy,
-              policy: configuration, tally: &local[policy], eventBudget: options.eventBudgetPerUser)
-            if case .eventBudgetExceeded(let r, let u, let t, let h, let s, _) =
-              simulator.budgetExceeded
-            {
-              let failure = EngineError.eventBudgetExceeded(
-                replication: r, user: u, simulatedTime: t, horizon: h, screen: s,
-                policy: policies[policy].name)
-              shared.withLock { state in
-                if state.failure == nil { state.failure = failure }
-                state.nextItem = itemsTotal
-              }
+              lane: lanes[policy], tally: &local[policy], eventBudget: options.eventBudgetPerUser)
+            if simulator.budgetExceeded != nil {
+              failed = policy
               break users
             }
           }
         }
+        if let failed,
+          case .eventBudgetExceeded(let r, let u, let t, let h, let s, _) = simulator.budgetExceeded
+        {
+          let failure = EngineError.eventBudgetExceeded(
+            replication: r, user: u, simulatedTime: t, horizon: h, screen: s,
+            policy: policies[failed].name)
+          shared.withLock { state in
+            if state.failure == nil { state.failure = failure }
+            state.nextItem = itemsTotal
+          }
+        }
+        if shares {
+          // The trunk is part of every policy's life; its draws were made once.
+          for policy in local.indices {
+            if policy == 1 { trunk.variates = VariateCounts() }
+            local[policy].merge(trunk)
+          }
+        }
         finishSink(&simulator.sink, item)
+        let statistics = simulator.trunk.statistics
+        simulator.trunk.statistics = TrunkStatistics()
         let report = shared.withLock { state -> RunProgress in
           for policy in local.indices { state.tallies[replication][policy].merge(local[policy]) }
+          state.trunk.merge(statistics)
           state.itemsDone += 1
           state.blocksDone[replication] += 1
           state.events += local.reduce(0) { $0 + $1.events }
@@ -209,9 +246,10 @@ public enum Engine {
         progress?(report)
       }
     }
-    let (tallies, failure) = shared.withLock { ($0.tallies, $0.failure) }
+    let (tallies, failure, trunk) = shared.withLock { ($0.tallies, $0.failure, $0.trunk) }
     if let failure { throw failure }
-    let result = RunResult(policies: policies, tallies: tallies)
+    var result = RunResult(policies: policies, tallies: tallies)
+    result.trunk = trunk
     try checkConservation(result)
     return result
   }

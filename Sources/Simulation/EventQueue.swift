@@ -111,6 +111,17 @@ public struct EventQueue<Payload> {
     return minimum
   }
 
+  /// Makes this queue hold exactly what `other` holds, in the same layout, so that it pops the
+  /// same events in the same order; reuses this queue's storage (no allocation once it has
+  /// grown). How a fork copies a queue.
+  ///
+  /// - Complexity: O(n).
+  public mutating func assign(_ other: EventQueue) {
+    entries.removeAll(keepingCapacity: true)
+    entries.append(contentsOf: other.entries)
+    nextSequence = other.nextSequence
+  }
+
   /// Removes every event. Sequence numbering restarts, which cannot change any order since
   /// the queue is empty.
   public mutating func removeAll(keepingCapacity: Bool = false) {

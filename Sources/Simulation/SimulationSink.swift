@@ -114,17 +114,34 @@ extension UserSimulator {
   @inline(__always)
   mutating func trace(_ what: TraceWhat, message: Int) {
     guard Sink.recordsSteps || (Sink.recordsJourney && what.isJourney) else { return }
-    sink.step(
-      TraceStep(
-        time: now, screen: currentScreen, what: what, message: message,
-        reason: message >= 0 ? messages[message].reason : nil))
+    let step = TraceStep(
+      time: life.now, screen: life.currentScreen, what: what, message: message,
+      reason: message >= 0 ? messages[message].reason : nil)
+    // On a shared trunk the step belongs to every policy: it waits for each one's sink.
+    if inTrunk { trunk.steps.append(step) } else { sink.step(step) }
+  }
+
+  /// Gives the sink what became of each message of the user just simulated (`messages.csv`).
+  mutating func emitOutcomes() {
+    for (index, record) in messages.enumerated() {
+      sink.outcome(
+        MessageOutcome(
+          message: index, reason: record.reason, issuedAt: record.issuedAt,
+          deliveredAt: record.deliveredAt.isNaN ? nil : record.deliveredAt,
+          displayedAt: record.state == .displayed ? record.displayedAt : nil,
+          screen: record.screen >= 0 ? Int(record.screen) : nil, forced: record.forced,
+          attempts: Int(record.attempts),
+          outcome: record.state == .displayed
+            ? "displayed" : record.state == .expired ? "expired" : "pending"),
+        policy: policyIndex, replication: replication, user: user)
+    }
   }
 
   /// Adds the policy's answer to the last recorded step (tracing only).
   mutating func traceDecision() {
     guard Sink.recordsSteps else { return }
     // Nothing to say when nothing is held, shown or scheduled.
-    if actions.displays.isEmpty, actions.wakeAt == nil, coordinator.pendingCount == 0 { return }
+    if actions.displays.isEmpty, actions.wakeAt == nil, lane.coordinator.pendingCount == 0 { return }
     var decision: String
     var why = ""
     if !actions.displays.isEmpty {
@@ -133,14 +150,14 @@ extension UserSimulator {
         + actions.displays.map { "#\($0.message.id)" + ($0.forced ? " (forced)" : "") }
         .joined(separator: ", ")
     } else {
-      let held = coordinator.pendingCount
+      let held = lane.coordinator.pendingCount
       decision = held == 0 ? "nothing held" : "hold \(held)"
-      if held > 0 { why = coordinator.holdReason() }
+      if held > 0 { why = lane.coordinator.holdReason() }
     }
     if let wake = actions.wakeAt { decision += "; wake at \(TraceFormat.clock(wake))" }
     sink.step(
       TraceStep(
-        time: now, screen: currentScreen, what: .policy, message: -1, reason: nil,
+        time: life.now, screen: life.currentScreen, what: .policy, message: -1, reason: nil,
         decision: decision, why: why))
   }
 }

@@ -43,8 +43,11 @@ struct _MessageRecord: Sendable {
   var expiresAt: Double
   var state: State = .pending
   var displayedAt = Double.nan
-  /// Delivered to the current process already.
-  var deliveredInProcess = false
+  /// The ``_Life/process`` it was last delivered to: delivered to the current process already
+  /// when equal to it (0: never delivered).
+  var deliveredInProcess: UInt32 = 0
+  /// Its place in issue-time order (``UserSimulator/issueOrder``).
+  var arrivalRank: Int32 = 0
   var deliveredAt = Double.nan
   var attempts: Int32 = 0
   var forced = false
@@ -58,4 +61,76 @@ struct _UserProfile: Sendable {
   var installAt: Double
   var subscriber: Bool
   var lapsed: Bool
+}
+
+/// Everything about one simulated user's life that the events change, apart from the event
+/// queue, the messages and the random streams: what the shared trunk copies when the
+/// policies part (``UserSimulator/runShared(seed:replication:user:tallies:trunk:eventBudget:)``).
+/// A plain value, so a copy is a fork; a field added to the user's state belongs here.
+struct _Life: Sendable {
+  var profile = _UserProfile(isNew: false, installAt: 0, subscriber: false, lapsed: false)
+  var now = 0.0
+  var processAlive = false
+  var inForeground = false
+  var sceneActive = false
+  var churned = false
+  var foregroundEpoch: UInt32 = 0
+  var screenEpoch: UInt32 = 0
+  var timerEpoch: UInt32 = 0
+  var currentScreen = -1
+  /// When the current screen's dwell ends (infinity while paused or in background).
+  var screenEndsAt = Double.infinity
+  /// Dwell left on the current screen while a sheet covers it.
+  var pausedRemaining = Double.nan
+  var visitInterrupted = false
+  var foregroundSince = 0.0
+  /// Since when the current screen has been in the foreground (NaN: not counting).
+  var screenSince = Double.nan
+
+  // Onboarding.
+  var onboardingRunActive = false
+  var onboardingRunInterrupted = false
+  var startedOnboarding = false
+  var completedOnboarding = false
+
+  // Sheets.
+  var sheetsWaiting = 0
+  var sheetShowing = false
+  var sheetsThisBreak = 0
+  var quitAfterSheets = false
+
+  // What StoreKit still holds for this process (see UserSimulator+Arrivals.swift).
+  /// The process's number: a message was delivered to this process when its
+  /// ``_MessageRecord/deliveredInProcess`` equals it. A cold launch takes the next one.
+  var process: UInt32 = 1
+  /// How many messages, in issue-time order, have an issue time at or before the last
+  /// ``UserSimulator/advanceArrivals()``.
+  var arrived = 0
+  /// Of those, the ones still pending, and the ones pending and not yet delivered to this
+  /// process.
+  var arrivedPending = 0
+  var arrivedUndelivered = 0
+}
+
+/// What one policy keeps about a user: its coordinator and, with a late listener
+/// (``PolicyConfiguration/listenerDelay``), StoreKit's own handling beside it. A plain value,
+/// copied at a fork like ``_Life``.
+struct _PolicyLane: Sendable {
+  var coordinator: Coordinator
+  /// The policy's ``PolicyConfiguration/listenerDelay``; `nil` when always zero (no draw).
+  var listenerDelay: Sampler?
+  /// When this process's listener exists; what is delivered before goes to `storeKitDefault`.
+  var listenerReadyAt = 0.0
+  /// StoreKit showing what it delivered before the listener existed (`storekit-auto`).
+  var storeKitDefault: Coordinator
+
+  /// The lane of a user who has not started yet. Built once per worker and policy and copied
+  /// for each user (a copy shares its storage until it changes).
+  init(_ configuration: PolicyConfiguration) {
+    coordinator = Coordinator(configuration: configuration)
+    listenerDelay =
+      configuration.listenerDelay.isZero
+      ? nil : Sampler(DistributionSpec(configuration.listenerDelay))
+    storeKitDefault = Coordinator(configuration: .storeKitAuto)
+  }
 }

@@ -4,8 +4,8 @@ extension UserSimulator {
   /// Whether the user is in `audience` (``Audience``).
   func isInAudience(_ audience: Audience) -> Bool {
     switch audience {
-    case .subscribers: profile.subscriber
-    case .lapsed: profile.lapsed
+    case .subscribers: life.profile.subscriber
+    case .lapsed: life.profile.lapsed
     case .all: true
     }
   }
@@ -32,7 +32,7 @@ extension UserSimulator {
   /// that expires at the first successful retry, or at the last retry, when the subscription
   /// lapses and renewals stop.
   mutating func issueBillingRenewals(accountStart: Double) {
-    guard let billing = world.scenario.messages.billingRenewals, profile.subscriber else { return }
+    guard let billing = world.scenario.messages.billingRenewals, life.profile.subscriber else { return }
     let horizon = world.scenario.horizon
     var renewal = appStore.uniform() * billing.period
     while renewal < horizon {

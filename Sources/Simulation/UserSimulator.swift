@@ -23,53 +23,29 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
 
   var queue = EventQueue<_Event>(minimumCapacity: 64)
   var messages: ContiguousArray<_MessageRecord> = []
+  /// The messages' indices in issue-time order (ties in index order), fixed once they are
+  /// drawn: how ``advanceArrivals()`` keeps count of what StoreKit holds without a scan.
+  var issueOrder: ContiguousArray<Int32> = []
   var actions = PolicyActions()
-  var coordinator: Coordinator
-  /// The policy's ``PolicyConfiguration/listenerDelay``; `nil` when always zero (no draw).
-  var listenerDelay: Sampler?
-  /// When this process's listener exists; what is delivered before goes to `storeKitDefault`.
-  var listenerReadyAt = 0.0
-  /// StoreKit showing what it delivered before the listener existed (`storekit-auto`).
-  var storeKitDefault = Coordinator(configuration: .storeKitAuto)
+  /// The policy being simulated: its coordinator and listener.
+  var lane: _PolicyLane
 
   // Who is being simulated (for sinks).
   var replication = 0
   var user = 0
   var policyIndex = 0
 
-  // User state.
-  var profile = _UserProfile(isNew: false, installAt: 0, subscriber: false, lapsed: false)
-  var now = 0.0
-  var processAlive = false
-  var inForeground = false
-  var sceneActive = false
-  var churned = false
-  var foregroundEpoch: UInt32 = 0
-  var screenEpoch: UInt32 = 0
-  var timerEpoch: UInt32 = 0
-  var currentScreen = -1
-  /// When the current screen's dwell ends (infinity while paused or in background).
-  var screenEndsAt = Double.infinity
-  /// Dwell left on the current screen while a sheet covers it.
-  var pausedRemaining = Double.nan
-  var visitInterrupted = false
-  var foregroundSince = 0.0
-  /// Since when the current screen has been in the foreground (NaN: not counting).
-  var screenSince = Double.nan
-
-  // Onboarding.
-  var onboardingRunActive = false
-  var onboardingRunInterrupted = false
-  var startedOnboarding = false
-  var completedOnboarding = false
-
-  // Sheets.
-  var sheetsWaiting = 0
-  var sheetShowing = false
-  var sheetsThisBreak = 0
-  var quitAfterSheets = false
+  /// The user's state.
+  var life = _Life()
   /// Set when the last ``run`` stopped at ``EngineLimits/eventsPerUser``: what looped.
   var budgetExceeded: EngineError?
+
+  /// While a shared trunk runs (``runShared(seed:replication:user:tallies:trunk:eventBudget:)``):
+  /// no policy is told anything yet (what it would hear is logged for its lane), and steps
+  /// wait in ``_Trunk/steps`` for each policy's sink.
+  var inTrunk = false
+  /// The lanes of every policy and what a fork copies (used by the shared trunk only).
+  var trunk = _Trunk()
 
   init(world: CompiledScenario, sink: Sink) {
     self.world = world
@@ -80,7 +56,7 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
     scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
     sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
     policyStream = RandomStream(seed: 0, replication: 0, user: 0, purpose: .policy)
-    coordinator = Coordinator(configuration: PolicyConfiguration())
+    lane = _PolicyLane(PolicyConfiguration())
   }
 }
 
@@ -91,42 +67,89 @@ extension UserSimulator {
     seed: UInt64, replication: Int, user: Int, policyIndex: Int, policy: PolicyConfiguration,
     tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
   ) {
+    run(
+      seed: seed, replication: replication, user: user, policyIndex: policyIndex,
+      lane: _PolicyLane(policy), tally: &tally, eventBudget: eventBudget)
+  }
+
+  /// As ``run(seed:replication:user:policyIndex:policy:tally:eventBudget:)``, from a lane
+  /// built beforehand (a worker builds one per policy and copies it for each user).
+  mutating func run(
+    seed: UInt64, replication: Int, user: Int, policyIndex: Int, lane: _PolicyLane,
+    tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
+  ) {
     precondition(eventBudget > 0, "An event budget must be positive")
+    beginUser(seed: seed, replication: replication, user: user)
+    self.policyIndex = policyIndex
+    self.lane = lane
+    sink.begin(replication: replication, user: user, policy: policyIndex)
+    drawProfileAndMessages()
+    tally.users += 1
+    let before = segmentSnapshot(tally)
+    var budget = eventBudget
+    _ = simulate(from: nil, tally: &tally, budget: &budget, forkAtDelivery: false)
+    finishUser(tally: &tally, since: before, countsUser: true, outcomes: true)
+  }
+
+  /// Reseeds the streams for (`replication`, `user`) and clears the state of the last user.
+  mutating func beginUser(seed: UInt64, replication: Int, user: Int) {
     self.replication = replication
     self.user = user
-    self.policyIndex = policyIndex
     journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
     appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
     population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
     scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
     sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
     policyStream.reseed(seed: seed, replication: replication, user: user, purpose: .policy)
-    resetState(policy: policy)
-    sink.begin(replication: replication, user: user, policy: policyIndex)
-    drawProfileAndMessages()
-    tally.users += 1
-    let before = segmentSnapshot(tally)
-
-    let horizon = world.scenario.horizon
-    var budget = eventBudget
+    queue.removeAll(keepingCapacity: true)
+    messages.removeAll(keepingCapacity: true)
+    life = _Life()
     budgetExceeded = nil
-    while let (time, event) = queue.popMin() {
-      guard time <= horizon else { break }
-      now = time
+  }
+
+  /// Handles events until the horizon, starting with `first` when given (an event already
+  /// popped, at ``_Life/now``). With `forkAtDelivery`, stops before handling an event that
+  /// would deliver a message to the app, and returns it: the first moment policies can differ.
+  /// Stops early, with ``budgetExceeded`` set, when `budget` runs out.
+  mutating func simulate(
+    from first: _Event?, tally: inout Tally, budget: inout Int, forkAtDelivery: Bool
+  ) -> _Event? {
+    let horizon = world.scenario.horizon
+    var next = first
+    while true {
+      let event: _Event
+      if let first = next {
+        event = first
+        next = nil
+      } else {
+        guard let (time, popped) = queue.popMin(), time <= horizon else { break }
+        life.now = time
+        if forkAtDelivery, deliversMessage(popped) { return popped }
+        event = popped
+      }
       if handle(event, tally: &tally) { tally.events += 1 }
       budget &-= 1  // Counts down from a positive Int: cannot wrap.
       if budget == 0 {
         budgetExceeded = .eventBudgetExceeded(
-          replication: replication, user: user, simulatedTime: now, horizon: horizon,
-          screen: currentScreen >= 0 ? world.scenario.screens[currentScreen].name : nil)
+          replication: replication, user: user, simulatedTime: life.now, horizon: horizon,
+          screen: life.currentScreen >= 0 ? world.scenario.screens[life.currentScreen].name : nil)
         queue.removeAll()
         break
       }
     }
-    now = horizon
+    return nil
+  }
+
+  /// At the horizon: screen time, what became of each message (and its row for the sink, with
+  /// `outcomes`), the user's segment (counting the user when `countsUser`), the variates.
+  mutating func finishUser(
+    tally: inout Tally, since before: _SegmentSnapshot, countsUser: Bool, outcomes: Bool
+  ) {
+    life.now = world.scenario.horizon
     creditScreenTime(tally: &tally)
     finish(tally: &tally)
-    addToSegment(since: before, tally: &tally)
+    if outcomes, Sink.recordsOutcomes { emitOutcomes() }
+    addToSegment(since: before, tally: &tally, countsUser: countsUser)
     if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
   }
 
@@ -149,38 +172,6 @@ extension UserSimulator {
     policyStream.drainVariateCounts(into: &tally.variates)
   }
 
-  mutating func resetState(policy: PolicyConfiguration) {
-    queue.removeAll(keepingCapacity: true)
-    messages.removeAll(keepingCapacity: true)
-    coordinator = Coordinator(configuration: policy)
-    listenerDelay =
-      policy.listenerDelay.isZero ? nil : Sampler(DistributionSpec(policy.listenerDelay))
-    listenerReadyAt = 0
-    if listenerDelay != nil { storeKitDefault = Coordinator(configuration: .storeKitAuto) }
-    now = 0
-    processAlive = false
-    inForeground = false
-    sceneActive = false
-    churned = false
-    foregroundEpoch = 0
-    screenEpoch = 0
-    timerEpoch = 0
-    currentScreen = -1
-    screenEndsAt = .infinity
-    pausedRemaining = .nan
-    visitInterrupted = false
-    foregroundSince = 0
-    screenSince = .nan
-    onboardingRunActive = false
-    onboardingRunInterrupted = false
-    startedOnboarding = false
-    completedOnboarding = false
-    sheetsWaiting = 0
-    sheetShowing = false
-    sheetsThisBreak = 0
-    quitAfterSheets = false
-  }
-
   /// Who the user is (from the population stream) and which messages the App Store will issue
   /// them (from the App Store stream), so that every policy sees the same user and the same
   /// messages.
@@ -201,9 +192,9 @@ extension UserSimulator {
       subscriber = self.population.bernoulli(population.subscriberShare)
       lapsed = !subscriber
     }
-    profile = _UserProfile(
+    life.profile = _UserProfile(
       isNew: isNew, installAt: installAt, subscriber: subscriber, lapsed: lapsed)
-    completedOnboarding = !isNew
+    life.completedOnboarding = !isNew
     // A returning subscriber's App Store account has history before the install; a brand-new
     // user's starts at the install.
     let accountStart = isNew && !subscriber ? installAt : 0
@@ -239,6 +230,7 @@ extension UserSimulator {
     issueBillingRenewals(accountStart: accountStart)
     let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
     queue.push(time: firstOpen, payload: _Event(kind: .open))
+    orderArrivals()
   }
 
   mutating func addMessage(_ reason: Reason, at time: Double, deadline: Double, expiry: Double) {

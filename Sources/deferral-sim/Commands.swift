@@ -41,6 +41,9 @@ enum Commands {
         .flag("events-log", "Also write events.csv (screen views, for 'fit') and events-map.json."),
         .flag("no-report", "Do not write report.html."),
         .flag("quiet", "No progress line on standard error.", short: "q"),
+        .flag(
+          "no-shared-trunk",
+          "Simulate each user once per policy from the start (same results, slower)."),
         .value(
           "format", "table|csv|json",
           "What goes to standard output: the table (default), or summary.csv as CSV or JSON."),

@@ -13,12 +13,13 @@ extension RunCommand {
   /// Deterministic for a seed whatever `jobs`: the count depends only on the results.
   static func replicationsForPrecision(
     _ scenario: Scenario, world: CompiledScenario, jobs: Int, relative: Double, maximum: Int,
-    output: any OutputStreams, quiet: Bool
+    output: any OutputStreams, quiet: Bool, sharedTrunk: Bool = true
   ) throws -> (replications: Int, result: RunResult) {
     var replications = min(scenario.replications, maximum)
     while true {
-      let options = RunOptions(
+      var options = RunOptions(
         users: scenario.users, replications: replications, seed: scenario.seed, jobs: jobs)
+      options.sharedTrunk = sharedTrunk
       let result: RunResult
       do throws(EngineError) {
         result = try Engine.run(world, policies: scenario.policies, options: options)

@@ -139,6 +139,7 @@ enum RunCommand {
     var options = RunOptions(
       users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs,
       shard: shard)
+    options.sharedTrunk = !parsed.flag("no-shared-trunk")
     var progress: (@Sendable (RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable report in meter.update(report) }
@@ -149,7 +150,7 @@ enum RunCommand {
     if let precision {
       let found = try replicationsForPrecision(
         scenario, world: world, jobs: jobs, relative: precision, maximum: maximumReplications,
-        output: output, quiet: parsed.flag("quiet"))
+        output: output, quiet: parsed.flag("quiet"), sharedTrunk: options.sharedTrunk)
       scenario.replications = found.replications
       loaded.scenario.replications = found.replications
       options.replications = found.replications

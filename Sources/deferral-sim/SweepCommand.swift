@@ -19,6 +19,9 @@ enum SweepCommand {
       .value("out", "dir", "Output folder (default: results/sweep-<file name>/).", short: "o"),
       .flag("no-report", "Do not write report.html."),
       .flag("quiet", "No progress line on standard error.", short: "q"),
+      .flag(
+        "no-shared-trunk",
+        "Simulate each user once per policy from the start (same results, slower)."),
       .value(
         "format", "table|csv|json",
         "What goes to standard output: the front (default), or sweep.csv as CSV or JSON."),
@@ -71,7 +74,9 @@ enum SweepCommand {
     }
     if let shard {
       let tallies = try simulating {
-        try plan.simulate(jobs: jobs, shard: shard, file: path, progress: progress)
+        try plan.simulate(
+          jobs: jobs, shard: shard, sharedTrunk: !parsed.flag("no-shared-trunk"), file: path,
+          progress: progress)
       }
       let fileName = PartialResult.fileName(shard: shard.index, shards: shard.count)
       let partial: SweepPartial
@@ -92,7 +97,10 @@ enum SweepCommand {
       return ExitStatus.success
     }
     let format = try parsed.choice("format", in: ["table", "csv", "json"]) ?? "table"
-    let outcome = try simulating { try plan.run(jobs: jobs, file: path, progress: progress) }
+    let outcome = try simulating {
+      try plan.run(
+        jobs: jobs, sharedTrunk: !parsed.flag("no-shared-trunk"), file: path, progress: progress)
+    }
     try write(
       outcome, plan: plan, name: name, folder: folder, outPath: outPath,
       htmlReport: !parsed.flag("no-report"), started: started, jobs: jobs, output: output,

@@ -1,0 +1,227 @@
+import MessageDeferral
+
+/// How much a run shared (``RunOptions/sharedTrunk``), for `deferral-bench`: integers, merged
+/// exactly, so the same whatever `--jobs`. All zero when nothing was shared.
+public struct TrunkStatistics: Sendable, Equatable {
+  /// Users simulated on a trunk (each once for every policy).
+  public var users = 0
+  /// Of those, the users whose life forked: a message reached the app.
+  public var forked = 0
+  /// The fork times of the forked users, summed in whole milliseconds.
+  public var forkMilliseconds: Int64 = 0
+  /// Live events handled on trunks (once for every policy) and in branches (once per policy):
+  /// the work done, where a tally counts every policy's whole life.
+  public var trunkEvents = 0
+  public var branchEvents = 0
+
+  public init() {}
+
+  /// Adds `other` into `self`.
+  public mutating func merge(_ other: TrunkStatistics) {
+    users += other.users
+    forked += other.forked
+    forkMilliseconds += other.forkMilliseconds
+    trunkEvents += other.trunkEvents
+    branchEvents += other.branchEvents
+  }
+}
+
+/// What a worker keeps to run users on a shared trunk: each policy's lane, the policy events
+/// the lanes have not heard yet, the trunk's steps, and the state copied at the fork.
+struct _Trunk {
+  /// Each policy's lane before any user (built once per worker).
+  var pristine: [_PolicyLane] = []
+  /// Each policy's lane for the current user, told everything up to ``log``.
+  var lanes: [_PolicyLane] = []
+  /// Whether ``lanes`` were reset for the current user (done only when needed).
+  var lanesStarted = false
+  /// What the trunk would have told the policies and the lanes have not heard yet, with when.
+  var log: [(event: PolicyEvent, time: Double)] = []
+  /// The trunk's steps, for a sink that records them: each policy's sink gets them first.
+  var steps: [TraceStep] = []
+
+  // The state at the fork, restored before each policy's branch.
+  var life = _Life()
+  var queue = EventQueue<_Event>(minimumCapacity: 64)
+  var messages: ContiguousArray<_MessageRecord> = []
+  var budget = 0
+  /// Slots 0..<5: the user's streams at the fork; slot 5 + p: policy p's own stream.
+  var bank = _GeneratorBank()
+  /// What this worker shared since the engine last took it.
+  var statistics = TrunkStatistics()
+
+  /// The longest ``log`` kept before the lanes hear it: bounds memory on a long trunk.
+  static let logCapacity = 4096
+}
+
+/// One user, simulated once while no policy can tell the lives apart and then once per
+/// policy. With common random numbers a user's life is the same under every policy until a
+/// message is first delivered to the app: before that no coordinator holds anything, so none
+/// displays a sheet or asks for a timer (a ``Coordinator`` acts only on what it holds). So the
+/// trunk runs the life once, logging what the policies would hear; just before the first
+/// delivery it forks: each policy's lane hears the log, and the state (streams included) is
+/// copied into each policy's branch. A user who never receives a message is simulated once.
+///
+/// Every policy's tally gets what it would get from its own run, in the same order: the trunk's
+/// part goes into a trunk tally that the engine adds to every policy's, the branch's part into
+/// the policy's tally; sinks get each policy's steps and outcomes in the order of its own run.
+extension UserSimulator {
+  /// Builds the lanes of `configurations`, in order: the policies of every ``runShared``.
+  mutating func prepareLanes(_ configurations: [PolicyConfiguration]) {
+    trunk.pristine = configurations.map(_PolicyLane.init)
+    trunk.lanes = trunk.pristine
+    trunk.bank.reserve(5 + configurations.count)
+  }
+
+  /// Runs user `user` of `replication` under every policy of ``prepareLanes(_:)``: the shared
+  /// part into `trunkTally`, each policy's branch into `tallies[policy]`. Returns the policy
+  /// whose life ran out of `eventBudget` (``budgetExceeded`` says where), or `nil`.
+  mutating func runShared(
+    seed: UInt64, replication: Int, user: Int, tallies: inout [Tally], trunk trunkTally: inout Tally,
+    eventBudget: Int
+  ) -> Int? {
+    precondition(eventBudget > 0, "An event budget must be positive")
+    beginUser(seed: seed, replication: replication, user: user)
+    trunk.lanesStarted = false
+    trunk.log.removeAll(keepingCapacity: true)
+    trunk.steps.removeAll(keepingCapacity: true)
+    inTrunk = true
+    drawProfileAndMessages()
+    trunkTally.users += 1
+    let before = segmentSnapshot(trunkTally)
+    var budget = eventBudget
+    let eventsBefore = trunkTally.events
+    let fork = simulate(from: nil, tally: &trunkTally, budget: &budget, forkAtDelivery: true)
+    inTrunk = false
+    trunk.statistics.users += 1
+    trunk.statistics.trunkEvents += trunkTally.events - eventsBefore
+    // The trunk is every policy's life so far: the first policy's run would stop here too.
+    if budgetExceeded != nil { return 0 }
+    guard let fork else {
+      // Never delivered anything: the same life, and the same outcomes, under every policy.
+      finishUser(tally: &trunkTally, since: before, countsUser: true, outcomes: false)
+      if Sink.recordsSteps || Sink.recordsJourney || Sink.recordsOutcomes {
+        for policy in trunk.pristine.indices {
+          beginOutput(policy: policy)
+          if Sink.recordsOutcomes { emitOutcomes() }
+        }
+      }
+      return nil
+    }
+    trunk.statistics.forked += 1
+    trunk.statistics.forkMilliseconds += Int64((life.now * 1000).rounded())
+    addToSegment(since: before, tally: &trunkTally, countsUser: true)
+    if journey.variateCounts != nil { drainVariateCounts(into: &trunkTally) }
+    catchUpLanes()
+    saveFork(budget: budget)
+    for policy in trunk.lanes.indices {
+      if policy > 0 { restoreFork() }
+      lane = trunk.lanes[policy]
+      trunk.bank.restore(&policyStream, from: 5 + policy)
+      beginOutput(policy: policy)
+      let branchBefore = segmentSnapshot(tallies[policy])
+      var branchBudget = trunk.budget
+      let eventsBefore = tallies[policy].events
+      _ = simulate(from: fork, tally: &tallies[policy], budget: &branchBudget, forkAtDelivery: false)
+      trunk.statistics.branchEvents += tallies[policy].events - eventsBefore
+      if budgetExceeded != nil { return policy }
+      finishUser(tally: &tallies[policy], since: branchBefore, countsUser: false, outcomes: true)
+    }
+    return nil
+  }
+
+  /// Starts policy `policy`'s output for this user: the sink's `begin`, then the trunk's steps.
+  mutating func beginOutput(policy: Int) {
+    policyIndex = policy
+    sink.begin(replication: replication, user: user, policy: policy)
+    if Sink.recordsSteps || Sink.recordsJourney {
+      for step in trunk.steps { sink.step(step) }
+    }
+  }
+
+  /// Logs what the policies would hear now (see ``tell(_:tally:)``); a full log is heard.
+  mutating func logForLanes(_ event: PolicyEvent) {
+    trunk.log.append((event, life.now))
+    if trunk.log.count >= _Trunk.logCapacity { catchUpLanes() }
+  }
+
+  /// Every lane hears the log (resetting the lanes for this user first), which is emptied.
+  mutating func catchUpLanes() {
+    // The lanes take turns with the policy stream: each one's state is swapped in and out by
+    // its generator, unconditionally. (Borrowing the non-copyable stream in these loops, or
+    // swapping only for the lanes that draw, sends swiftc 6.3.1's -Onone pipeline into an
+    // endless loop in MovedAsyncVarDebugInfoPropagator.)
+    let generator = policyStream.generator
+    if !trunk.lanesStarted {
+      trunk.lanesStarted = true
+      // `policyStream` is still as seeded for this user: nothing drew from it on the trunk.
+      for policy in trunk.lanes.indices {
+        trunk.lanes[policy] = trunk.pristine[policy]
+        trunk.bank.save(generator, to: 5 + policy)
+      }
+    }
+    guard !trunk.log.isEmpty else { return }
+    for policy in trunk.lanes.indices {
+      trunk.bank.restore(generator, from: 5 + policy)
+      Self.replay(trunk.log, into: &trunk.lanes[policy], stream: &policyStream, actions: &actions)
+      trunk.bank.save(generator, to: 5 + policy)
+    }
+    trunk.log.removeAll(keepingCapacity: true)
+  }
+
+  /// Tells `lane` the logged events as ``tell(_:tally:)`` would have, with the listener's
+  /// bookkeeping of ``routeBeforeListener(_:tally:)`` for events that carry no message: a
+  /// launch draws when the listener exists; a launch, a termination and scene changes reach
+  /// StoreKit's own handling too. Traps if anything answers with a display or a timer: a
+  /// policy that can act before its first message needs the trunk to fork earlier.
+  static func replay(
+    _ log: [(event: PolicyEvent, time: Double)], into lane: inout _PolicyLane,
+    stream: inout RandomStream, actions: inout PolicyActions
+  ) {
+    for (event, time) in log {
+      if let delay = lane.listenerDelay {
+        switch event {
+        case .processLaunched:
+          lane.listenerReadyAt = time + delay.draw(&stream)
+          lane.storeKitDefault.handle(event, at: time, into: &actions)
+        case .processTerminated, .sceneActivated, .sceneDeactivated:
+          lane.storeKitDefault.handle(event, at: time, into: &actions)
+        default:
+          break
+        }
+        precondition(actions.displays.isEmpty, "StoreKit displayed before any delivery")
+      }
+      lane.coordinator.handle(event, at: time, into: &actions)
+      precondition(
+        actions.displays.isEmpty && actions.wakeAt == nil,
+        "A policy acted before its first message; run with --no-shared-trunk and report it")
+    }
+  }
+
+  /// Keeps the state at the fork (the event budget left included) for every branch.
+  mutating func saveFork(budget: Int) {
+    trunk.life = life
+    trunk.queue.assign(queue)
+    trunk.messages.removeAll(keepingCapacity: true)
+    trunk.messages.append(contentsOf: messages)
+    trunk.budget = budget
+    trunk.bank.save(journey, to: 0)
+    trunk.bank.save(appStore, to: 1)
+    trunk.bank.save(population, to: 2)
+    trunk.bank.save(scene, to: 3)
+    trunk.bank.save(sheet, to: 4)
+  }
+
+  /// Puts the state back as it was at the fork.
+  mutating func restoreFork() {
+    life = trunk.life
+    queue.assign(trunk.queue)
+    messages.removeAll(keepingCapacity: true)
+    messages.append(contentsOf: trunk.messages)
+    trunk.bank.restore(&journey, from: 0)
+    trunk.bank.restore(&appStore, from: 1)
+    trunk.bank.restore(&population, from: 2)
+    trunk.bank.restore(&scene, from: 3)
+    trunk.bank.restore(&sheet, from: 4)
+  }
+}
