@@ -164,7 +164,8 @@ struct BenchRun {
       let seconds = Measure.median(runs.map(\.seconds))
       if shared { perSecond[jobs] = Double(result.events) / seconds }
       engineCSV.append([
-        .integer(jobs), .text(shared ? "yes" : "no"), .integer(bench.users), .integer(bench.replications),
+        .integer(jobs), .text(shared ? "yes" : "no"), .integer(bench.users),
+        .integer(bench.replications),
         .integer(bench.policies.count), .integer(result.events), .number(seconds),
         .number(runs.map(\.seconds).min()), .number(runs.map(\.seconds).max()),
         .number(Measure.median(runs.map(\.cpuSeconds))), .number(Double(result.events) / seconds),

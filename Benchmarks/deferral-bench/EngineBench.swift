@@ -125,7 +125,8 @@ struct EngineBench {
     let reseedSeconds = Measure.median((0..<3).map { _ in floor.timeReseeds(reseeds) })
     return Result(
       jobs1: jobs1, jobs2: jobs2, unshared: unshared,
-      sharedTrunkSpeedup: Measure.median(trunkRatios), trunk: trunk, floorSeconds: floorSeconds, floorByKind: floorByKind,
+      sharedTrunkSpeedup: Measure.median(trunkRatios), trunk: trunk, floorSeconds: floorSeconds,
+      floorByKind: floorByKind,
       reseeds: reseeds, reseedSeconds: reseedSeconds, variates: variates,
       scaling: Measure.median(scalingRatios), overFloor: Measure.median(floorRatios),
       events: countedEvents)
