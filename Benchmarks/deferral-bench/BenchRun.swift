@@ -214,7 +214,7 @@ struct BenchRun {
       "reseed", .integer(result.reseeds), .number(result.reseedSeconds),
       .number(result.reseedSeconds * 1e9 / Double(result.reseeds)),
       .number(Double(result.reseeds) / Double(result.events)), "no",
-      "gsl_rng_set, 4 per user and policy: not a variate",
+      "gsl_rng_set, 6 per user on the shared trunk: not a variate",
     ])
     floorCSV.append([
       "floor_total", .integer(result.variates.gslTotal), .number(floorTotal),
