@@ -164,7 +164,8 @@ struct BenchRun {
       let seconds = Measure.median(runs.map(\.seconds))
       if shared { perSecond[jobs] = Double(result.events) / seconds }
       engineCSV.append([
-        .integer(jobs), .text(shared ? "yes" : "no"), .integer(bench.users), .integer(bench.replications),
+        .integer(jobs), .text(shared ? "yes" : "no"), .integer(bench.users),
+        .integer(bench.replications),
         .integer(bench.policies.count), .integer(result.events), .number(seconds),
         .number(runs.map(\.seconds).min()), .number(runs.map(\.seconds).max()),
         .number(Measure.median(runs.map(\.cpuSeconds))), .number(Double(result.events) / seconds),
@@ -213,7 +214,7 @@ struct BenchRun {
       "reseed", .integer(result.reseeds), .number(result.reseedSeconds),
       .number(result.reseedSeconds * 1e9 / Double(result.reseeds)),
       .number(Double(result.reseeds) / Double(result.events)), "no",
-      "gsl_rng_set, 4 per user and policy: not a variate",
+      "gsl_rng_set, 6 per user on the shared trunk: not a variate",
     ])
     floorCSV.append([
       "floor_total", .integer(result.variates.gslTotal), .number(floorTotal),

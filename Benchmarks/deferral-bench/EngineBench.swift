@@ -121,11 +121,13 @@ struct EngineBench {
           + "jobs 1 --no-shared-trunk \(Format.significant(alone.seconds)) s, "
           + "RNG floor \(Format.significant(floorTime)) s")
     }
-    let reseeds = users * replications * policies.count * 4
+    // One stream per purpose (6), re-seeded once per user on the shared trunk.
+    let reseeds = users * replications * StreamPurpose.allCases.count
     let reseedSeconds = Measure.median((0..<3).map { _ in floor.timeReseeds(reseeds) })
     return Result(
       jobs1: jobs1, jobs2: jobs2, unshared: unshared,
-      sharedTrunkSpeedup: Measure.median(trunkRatios), trunk: trunk, floorSeconds: floorSeconds, floorByKind: floorByKind,
+      sharedTrunkSpeedup: Measure.median(trunkRatios), trunk: trunk, floorSeconds: floorSeconds,
+      floorByKind: floorByKind,
       reseeds: reseeds, reseedSeconds: reseedSeconds, variates: variates,
       scaling: Measure.median(scalingRatios), overFloor: Measure.median(floorRatios),
       events: countedEvents)
@@ -229,8 +231,8 @@ struct RNGFloor {
     return seconds
   }
 
-  /// Time for `count` re-seedings (`gsl_rng_set`), which the engine does four times per user
-  /// and policy; reported beside the floor, not in it (they are not variates).
+  /// Time for `count` re-seedings (`gsl_rng_set`), which the engine does once per stream and
+  /// user; reported beside the floor, not in it (they are not variates).
   func timeReseeds(_ count: Int) -> Double {
     var stream = RandomStream(gslSeed: 1)
     let seconds = Measure.seconds {

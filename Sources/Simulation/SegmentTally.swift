@@ -100,7 +100,8 @@ extension UserSimulator {
   /// to its count when `countsUser` (a life split into a shared trunk and a policy's branch
   /// counts the user once, in the trunk).
   func addToSegment(since before: _SegmentSnapshot, tally: inout Tally, countsUser: Bool) {
-    let segment = UserSegment.of(isNew: life.profile.isNew, subscriber: life.profile.subscriber).rawValue
+    let segment = UserSegment.of(isNew: life.profile.isNew, subscriber: life.profile.subscriber)
+      .rawValue
     let after = segmentSnapshot(tally)
     if countsUser { tally.segments[segment].users += 1 }
     tally.segments[segment].onboardingRunsStarted += after.runs - before.runs

@@ -141,7 +141,9 @@ extension UserSimulator {
   mutating func traceDecision() {
     guard Sink.recordsSteps else { return }
     // Nothing to say when nothing is held, shown or scheduled.
-    if actions.displays.isEmpty, actions.wakeAt == nil, lane.coordinator.pendingCount == 0 { return }
+    if actions.displays.isEmpty, actions.wakeAt == nil, lane.coordinator.pendingCount == 0 {
+      return
+    }
     var decision: String
     var why = ""
     if !actions.displays.isEmpty {

@@ -32,7 +32,9 @@ extension UserSimulator {
   /// that expires at the first successful retry, or at the last retry, when the subscription
   /// lapses and renewals stop.
   mutating func issueBillingRenewals(accountStart: Double) {
-    guard let billing = world.scenario.messages.billingRenewals, life.profile.subscriber else { return }
+    guard let billing = world.scenario.messages.billingRenewals, life.profile.subscriber else {
+      return
+    }
     let horizon = world.scenario.horizon
     var renewal = appStore.uniform() * billing.period
     while renewal < horizon {

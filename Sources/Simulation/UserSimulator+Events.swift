@@ -13,7 +13,9 @@ extension UserSimulator {
       trace(.sceneActivated, message: -1)
       tell(.sceneActivated, tally: &tally)
     case .screenEnd:
-      guard event.epoch == life.screenEpoch, life.inForeground, !life.sheetShowing else { return false }
+      guard event.epoch == life.screenEpoch, life.inForeground, !life.sheetShowing else {
+        return false
+      }
       leaveScreen(tally: &tally)
     case .fetch:
       guard event.epoch == life.foregroundEpoch, life.inForeground else { return false }
@@ -110,7 +112,8 @@ extension UserSimulator {
     }
     if terminated {
       life.processAlive = false
-      if life.onboardingRunActive { life.onboardingRunActive = false }  // abandoned; restarts at launch
+      // An onboarding run is abandoned; it restarts at launch.
+      if life.onboardingRunActive { life.onboardingRunActive = false }
       trace(.terminated, message: -1)
       tell(.processTerminated, tally: &tally)
     }
@@ -162,7 +165,8 @@ extension UserSimulator {
   /// Adds the time since ``_Life/screenSince`` to the current screen, and stops counting.
   mutating func creditScreenTime(tally: inout Tally) {
     guard !life.screenSince.isNaN, life.currentScreen >= 0 else { return }
-    tally.screenMilliseconds[life.currentScreen] += Int64(((life.now - life.screenSince) * 1000).rounded())
+    tally.screenMilliseconds[life.currentScreen] += Int64(
+      ((life.now - life.screenSince) * 1000).rounded())
     life.screenSince = .nan
   }
 
@@ -175,7 +179,8 @@ extension UserSimulator {
       life.screenEndsAt = .infinity
     } else {
       life.screenEndsAt = life.now + dwell
-      queue.push(time: life.screenEndsAt, payload: _Event(kind: .screenEnd, epoch: life.screenEpoch))
+      queue.push(
+        time: life.screenEndsAt, payload: _Event(kind: .screenEnd, epoch: life.screenEpoch))
     }
   }
 
@@ -188,7 +193,8 @@ extension UserSimulator {
       return
     }
     let choice = AliasTable.draw(&journey, from: table)
-    let target = world.transitionTargetIndex[Int(world.transitionOffset[life.currentScreen]) + choice]
+    let target = world.transitionTargetIndex[
+      Int(world.transitionOffset[life.currentScreen]) + choice]
     if target < 0 {
       goToBackground(tally: &tally)
     } else {

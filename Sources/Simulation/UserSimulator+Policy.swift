@@ -20,7 +20,8 @@ extension UserSimulator {
     }
     if let wake = actions.wakeAt {
       life.timerEpoch &+= 1
-      queue.push(time: max(wake, life.now), payload: _Event(kind: .policyTimer, epoch: life.timerEpoch))
+      queue.push(
+        time: max(wake, life.now), payload: _Event(kind: .policyTimer, epoch: life.timerEpoch))
     } else {
       life.timerEpoch &+= 1  // cancels any earlier timer
     }
@@ -85,7 +86,8 @@ extension UserSimulator {
       // StoreKit shows nothing for a message already shown or expired.
       trace(.displayNoOp, message: index)
     }
-    queue.push(time: life.now, payload: _Event(kind: .displayResult, code: code, index: Int32(index)))
+    queue.push(
+      time: life.now, payload: _Event(kind: .displayResult, code: code, index: Int32(index)))
   }
 
   /// A message is shown: its latency, the screen under it, an interruption if that screen is
@@ -163,7 +165,8 @@ extension UserSimulator {
       life.screenEpoch &+= 1
       life.screenEndsAt = life.now + life.pausedRemaining
       life.pausedRemaining = .nan
-      queue.push(time: life.screenEndsAt, payload: _Event(kind: .screenEnd, epoch: life.screenEpoch))
+      queue.push(
+        time: life.screenEndsAt, payload: _Event(kind: .screenEnd, epoch: life.screenEpoch))
     }
   }
 

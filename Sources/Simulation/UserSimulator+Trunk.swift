@@ -77,7 +77,8 @@ extension UserSimulator {
   /// part into `trunkTally`, each policy's branch into `tallies[policy]`. Returns the policy
   /// whose life ran out of `eventBudget` (``budgetExceeded`` says where), or `nil`.
   mutating func runShared(
-    seed: UInt64, replication: Int, user: Int, tallies: inout [Tally], trunk trunkTally: inout Tally,
+    seed: UInt64, replication: Int, user: Int, tallies: inout [Tally],
+    trunk trunkTally: inout Tally,
     eventBudget: Int
   ) -> Int? {
     precondition(eventBudget > 0, "An event budget must be positive")
@@ -122,7 +123,8 @@ extension UserSimulator {
       let branchBefore = segmentSnapshot(tallies[policy])
       var branchBudget = trunk.budget
       let eventsBefore = tallies[policy].events
-      _ = simulate(from: fork, tally: &tallies[policy], budget: &branchBudget, forkAtDelivery: false)
+      _ = simulate(
+        from: fork, tally: &tallies[policy], budget: &branchBudget, forkAtDelivery: false)
       trunk.statistics.branchEvents += tallies[policy].events - eventsBefore
       if budgetExceeded != nil { return policy }
       finishUser(tally: &tallies[policy], since: branchBefore, countsUser: false, outcomes: true)

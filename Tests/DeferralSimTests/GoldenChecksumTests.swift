@@ -80,6 +80,18 @@ struct GoldenChecksumTests {
     }
   }
 
+  /// `--no-shared-trunk` (every policy simulated from the start) writes the same bytes, logs
+  /// included, for `run` and `sweep`.
+  @Test(arguments: ["run-mobile-game", "sweep-consent-hold"])
+  func noSharedTrunkWritesTheSameBytes(name: String) throws {
+    let golden = try #require(try Self.cases().first { $0.name == name })
+    let shared = try Self.run(golden.arguments)
+    let alone = try Self.run(golden.arguments + ["--no-shared-trunk"])
+    #expect(shared.status == 0 && alone.status == 0, "\(shared.stderr)\(alone.stderr)")
+    #expect(!shared.sums.isEmpty)
+    #expect(shared.sums == alone.sums)
+  }
+
   @Test(arguments: try GoldenChecksumTests.cases())
   func theCSVsAreByteIdenticalToTheRecordedOnes(_ golden: Case) throws {
     #expect(!golden.checksums.isEmpty)
