@@ -80,6 +80,57 @@ def sampler(spec):
     raise ValueError("unknown distribution kind %r" % (kind,))
 
 
+def forward_sampler(spec):
+    """A function rng -> one draw of the forward-recurrence time of a gap distribution (the
+    wait from a random moment of a renewal process of gaps to its next renewal, density
+    P(gap > x) / E[gap]): U * L with U uniform on [0, 1) and L the length-biased gap, by kind
+    as scenarios/README.md ("First open of an existing user") gives it."""
+    (kind, params), = spec.items()
+    if kind == "exponential":
+        return sampler(spec)  # memoryless: the wait is a gap
+    if kind == "fixed":
+        value = duration(params["value"] if isinstance(params, dict) else params)
+        return lambda rng: rng.random() * value
+    if kind == "lognormal":
+        sigma = float(params["sigma"])
+        mu = math.log(duration(params["median"])) + sigma * sigma
+        return lambda rng: rng.random() * rng.lognormvariate(mu, sigma)
+    if kind == "gamma":
+        shape, scale = float(params["shape"]), duration(params["scale"])
+        return lambda rng: rng.random() * rng.gammavariate(shape + 1.0, scale)
+    if kind == "weibull":
+        shape, scale = float(params["shape"]), duration(params["scale"])
+        return lambda rng: (rng.random() * scale
+                            * rng.gammavariate(1.0 + 1.0 / shape, 1.0) ** (1.0 / shape))
+    if kind == "uniform":
+        low, high = duration(params["low"]), duration(params["high"])
+        return lambda rng: rng.random() * math.sqrt(
+            low * low + rng.random() * (high * high - low * low))
+    if kind == "empirical":
+        values = [duration(v) for v in params["values"]]
+        biased = {"empirical": {"values": params["values"],
+                                "weights": [float(w) * v for w, v in
+                                            zip(params["weights"], values)]}}
+        length = sampler(biased)
+        return lambda rng: rng.random() * length(rng)
+    raise ValueError("unknown distribution kind %r" % (kind,))
+
+
+def refuse(path, what):
+    """Stops on a scenario feature this peer does not model, rather than silently differ."""
+    sys.exit("simpy_model.py: %s: %s is not modelled by the SimPy peer; compare on a "
+             "scenario without it (Benchmarks/README.md, \"The SimPy peer\")" % (path, what))
+
+
+TOP_LEVEL = {"$schema", "schema", "name", "description", "horizon", "users", "replications",
+             "seed", "population", "sessions", "screens", "entries", "onboarding", "scene",
+             "sheet_dwell", "messages", "policies", "baseline", "value"}
+SESSION_KEYS = {"gap", "background_survival", "background_termination_probability",
+                "delivery", "fetch_delay"}
+MESSAGE_KEYS = {"price_increase_consent", "billing_issue", "win_back_offer", "generic",
+                "unknown"}
+DELIVERY_MODES = ("launch", "launch_and_resume", "every_foreground")
+
 INTERRUPTIBLE = {"launch", "onboarding", "paywall", "checkout", "immersive"}
 LANES = {"price_increase_consent": 0, "billing_issue": 1, "win_back_offer": 2, "generic": 3}
 CONSENT, BILLING = 0, 1
@@ -100,10 +151,24 @@ class World:
         self.install_end = duration(pop["install_window"]["end"])
         self.subscriber_share = float(pop["subscriber_share"])
         self.returning_subscriber_share = float(pop["returning_subscriber_share"])
+        for key in doc:
+            if key not in TOP_LEVEL:
+                refuse("%s: %s" % (path, key), "this top-level key")
         sessions = doc["sessions"]
+        for key in sessions:
+            if key not in SESSION_KEYS:
+                refuse("%s: sessions.%s" % (path, key), "this sessions key")
         self.gap = sampler(sessions["gap"])
-        self.termination = float(sessions["background_termination_probability"])
-        self.every_foreground = sessions.get("delivery", "launch") == "every_foreground"
+        self.first_wait = forward_sampler(sessions["gap"])
+        # A stay in the background ends in termination either with a constant probability
+        # or, with a survival distribution, iff the process survives less than the gap.
+        survival = sessions.get("background_survival")
+        self.survival = sampler(survival) if survival is not None else None
+        self.termination = (None if survival is not None
+                            else float(sessions["background_termination_probability"]))
+        self.delivery = sessions.get("delivery", "launch_and_resume")
+        if self.delivery not in DELIVERY_MODES:
+            refuse("%s: sessions.delivery" % path, "delivery mode %r" % (self.delivery,))
         self.fetch_delay = sampler(sessions["fetch_delay"])
         names = [screen["name"] for screen in doc["screens"]]
         self.kinds = [screen["kind"] for screen in doc["screens"]]
@@ -127,6 +192,9 @@ class World:
         self.display_failure = float(doc["scene"]["display_failure_probability"])
         self.sheet_dwell = sampler(doc["sheet_dwell"])
         messages = doc["messages"]
+        for key in messages:
+            if key not in MESSAGE_KEYS and messages[key]:
+                refuse("%s: messages.%s" % (path, key), "this message source")
         consent = messages.get("price_increase_consent")
         self.consent = None
         if consent is not None:
@@ -396,7 +464,9 @@ class User:
             if (audience == "all" or (audience == "subscribers" and subscriber)
                     or (audience == "lapsed" and lapsed)):
                 self.env.process(self.poisson_issuance(process, account_start))
-        first_open = install if is_new else w.gap(self.journey)
+        # An existing user meets time 0 in steady state: the first open is the gap's
+        # forward-recurrence time, not a fresh gap.
+        first_open = install if is_new else w.first_wait(self.journey)
         self.at(first_open, self.open)
         self.env.run(until=w.horizon)
         self.finish()
@@ -452,7 +522,8 @@ class User:
         now = self.env.now
         for index in range(len(self.lane)):
             if (self.state[index] == PENDING and self.issued_at[index] <= now
-                    and (self.w.every_foreground or not self.in_process[index])):
+                    and (self.w.delivery == "every_foreground"
+                         or not self.in_process[index])):
                 self.deliver(index)
 
     # -- sessions
@@ -478,7 +549,11 @@ class User:
         now = self.env.now
         undelivered = any(self.state[i] == PENDING and not self.in_process[i]
                           and self.issued_at[i] <= now for i in range(len(self.lane)))
-        if cold or w.every_foreground or undelivered:
+        # Every launch fetches; a warm resume fetches always (every_foreground), when a
+        # message issued by now was not yet delivered to this process (launch_and_resume),
+        # or never (launch).
+        if (cold or w.delivery == "every_foreground"
+                or (w.delivery == "launch_and_resume" and undelivered)):
             self.at(w.fetch_delay(self.scene_rng), self.fetch, epoch)
 
     def scene_activates(self, epoch):
@@ -498,7 +573,14 @@ class User:
         self.screen_ends = INF
         self.tell([])
         left_during_onboarding = self.run_active
-        if self.journey.random() < w.termination:
+        gap = w.gap(self.journey)
+        if w.survival is not None:
+            # A suspended process runs no code: dying during the stay is the same, for the
+            # app, as dying at its start.
+            terminated = w.survival(self.journey) <= gap
+        else:
+            terminated = self.journey.random() < w.termination
+        if terminated:
             self.process_alive = False
             self.run_active = False
             self.coordinator.reset()
@@ -506,7 +588,7 @@ class User:
         if left_during_onboarding and self.journey.random() < w.never_return:
             self.churned = True
             return
-        self.at(w.gap(self.journey), self.open)
+        self.at(gap, self.open)
 
     # -- screens
 
