@@ -35,7 +35,8 @@ struct PeerBench {
     var oursInterval: MeanInterval?
     var simpyInterval: MeanInterval?
     var difference: Double
-    /// Half-width of the 95% Welch interval of the difference of the two means.
+    /// Half-width of the Welch interval of the difference of the two means, at the
+    /// family-wise 95% level (Bonferroni over the run's comparisons).
     var halfWidth: Double
     var agrees: Bool
   }
@@ -142,7 +143,10 @@ struct PeerBench {
       for metric in Self.metrics {
         let a = ours[policy]?[metric] ?? []
         let b = theirs[policy]?[metric] ?? []
-        comparisons.append(Self.compare(policy: policy, metric: metric, ours: a, simpy: b))
+        comparisons.append(
+          Self.compare(
+            policy: policy, metric: metric, ours: a, simpy: b,
+            family: policies.count * Self.metrics.count))
       }
     }
     return Result(
@@ -151,11 +155,14 @@ struct PeerBench {
       simpyVersion: simpyVersion, userRuns: users * replications * policies.count * repetitions)
   }
 
-  /// Welch's comparison of two means: they agree when their difference lies within the 95%
-  /// interval t(0.975, ν) · √(s₁²/n₁ + s₂²/n₂), ν by Welch–Satterthwaite. Two sides with no
-  /// spread at all (a count that is always zero) agree only when equal.
+  /// Welch's comparison of two means: they agree when their difference lies within the
+  /// interval t(1 − 0.05 / (2k), ν) · √(s₁²/n₁ + s₂²/n₂), ν by Welch–Satterthwaite, where k is
+  /// the `family` of comparisons made in one run (Bonferroni): all k agree with probability at
+  /// least 95% when the two models are the same, so one disagreement is a finding, not the
+  /// one-in-twenty a 95% level gives each of 22 metrics. Two sides with no spread at all (a
+  /// count that is always zero) agree only when equal.
   static func compare(
-    policy: String, metric: String, ours: [Double], simpy: [Double]
+    policy: String, metric: String, ours: [Double], simpy: [Double], family: Int = 1
   )
     -> Comparison
   {
@@ -181,7 +188,8 @@ struct PeerBench {
       let denominator =
         termA * termA / Double(ours.count - 1) + termB * termB / Double(simpy.count - 1)
       let freedom = (termA + termB) * (termA + termB) / denominator
-      halfWidth = gsl_cdf_tdist_Pinv(0.975, freedom) * standardError
+      let level = 1 - 0.05 / (2 * Double(max(1, family)))
+      halfWidth = gsl_cdf_tdist_Pinv(level, freedom) * standardError
     }
     return Comparison(
       policy: policy, metric: metric, ours: ours, simpy: simpy,
