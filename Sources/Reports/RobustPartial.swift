@@ -50,22 +50,7 @@ extension SweepPartial {
     let plan = try RobustPlan.load(
       source: sweepSource, file: studyLabel, scenarioSource: scenarioSource)
     let worlds = try plan.drawWorlds(file: studyLabel)
-    let matches =
-      worlds.count == tallies.count
-      && zip(worlds, zip(tallies, pointPolicies)).allSatisfy { world, point in
-        world.scenario.policies.map(\.name) == point.1
-          && world.scenario.replications == point.0.count
-          && point.0[0][0].screenVisits.count == world.scenario.screens.count
-      }
-    guard matches else {
-      throw PartialError(
-        message: "\(sweepName): the partial's tallies do not fit the study it holds (an edited "
-          + "file?); write the shards again")
-    }
-    for (index, world) in worlds.enumerated() {
-      try PartialFile.checkWhole(
-        tallies[index], users: world.scenario.users, path: sweepName, at: "$.tallies[\(index)]")
-    }
+    try checkTallies(fit: worlds.map(\.scenario), holder: "study")
     return (plan, worlds, plan.outcome(worlds: worlds, tallies: tallies))
   }
 }

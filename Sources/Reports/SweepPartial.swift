@@ -94,22 +94,29 @@ extension SweepPartial {
   public func outcome() throws -> (plan: SweepPlan, outcome: SweepOutcome) {
     let plan = try plan()
     let runs = try plan.pointRuns(file: sourceLabel)
+    try checkTallies(fit: runs.map(\.scenario), holder: "sweep")
+    return (plan, try plan.outcome(tallies: tallies, file: sourceLabel))
+  }
+
+  /// Checks that the tallies were written for these points' scenarios (one per point, in
+  /// order: the same policies, replications and screens) and that every point's tallies are
+  /// whole; `holder` names what the partial holds in the message ("sweep", "study").
+  func checkTallies(fit scenarios: [Scenario], holder: String) throws {
     let matches =
-      runs.count == tallies.count
-      && zip(runs, zip(tallies, pointPolicies)).allSatisfy { run, point in
-        run.scenario.policies.map(\.name) == point.1
-          && run.scenario.replications == point.0.count
-          && point.0[0][0].screenVisits.count == run.scenario.screens.count
+      scenarios.count == tallies.count
+      && zip(scenarios, zip(tallies, pointPolicies)).allSatisfy { scenario, point in
+        scenario.policies.map(\.name) == point.1
+          && scenario.replications == point.0.count
+          && point.0[0][0].screenVisits.count == scenario.screens.count
       }
     guard matches else {
       throw PartialError(
-        message: "\(sweepName): the partial's tallies do not fit the sweep it holds (an edited "
-          + "file?); write the shards again")
+        message: "\(sweepName): the partial's tallies do not fit the \(holder) it holds (an "
+          + "edited file?); write the shards again")
     }
-    for (point, run) in runs.enumerated() {
+    for (point, scenario) in scenarios.enumerated() {
       try PartialFile.checkWhole(
-        tallies[point], users: run.scenario.users, path: sweepName, at: "$.tallies[\(point)]")
+        tallies[point], users: scenario.users, path: sweepName, at: "$.tallies[\(point)]")
     }
-    return (plan, try plan.outcome(tallies: tallies, file: sourceLabel))
   }
 }
