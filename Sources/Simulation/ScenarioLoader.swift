@@ -72,13 +72,18 @@ public enum ScenarioLoader {
 
   /// Validates an already parsed document.
   public static func load(_ root: JSONNode, file: String) throws(ScenarioErrors) -> Scenario {
-    if root["grid"] != nil, root["scenario"] != nil {
+    // A scenario has neither key: a sweep (`grid`) or a robustness study (`parameters`) given
+    // where a scenario belongs gets one line naming the command that runs it, not a list of
+    // every scenario key it lacks.
+    for (key, kind, command) in [
+      ("grid", "a sweep file", "sweep"), ("parameters", "an uncertainty file", "robust"),
+    ] where root[key] != nil && root["screens"] == nil {
       throw ScenarioErrors(
         file: file,
         problems: [
           ScenarioErrors.Problem(
-            path: "$.grid",
-            message: "this is a sweep file, not a scenario; run it with 'deferral-sim sweep "
+            path: "$.\(key)",
+            message: "this is \(kind), not a scenario; run it with 'deferral-sim \(command) "
               + "\(file)' (or check it with 'deferral-sim validate')")
         ])
     }

@@ -54,6 +54,31 @@ struct HostileInputTests {
     #expect(result.stderr.split(separator: "\n").count == 1, "one problem, not every key")
   }
 
+  /// A sweep that runs on the embedded scenario (no `scenario` key) and a robustness study are
+  /// recognised too, each pointing to the command that runs it.
+  @Test(arguments: [
+    (
+      "sweep.json",
+      #"{"policy": {"preset": "deadline-aware"}, "grid": {"policy.sheets_per_break": [1, 2]}}"#,
+      "this is a sweep file", "deferral-sim sweep"
+    ),
+    (
+      "study.json", RobustEndToEndTests.tinyStudy, "this is an uncertainty file",
+      "deferral-sim robust"
+    ),
+  ])
+  func aSweepOrStudyGivenToRunPointsToItsCommand(
+    name: String, text: String, message: String, command: String
+  ) throws {
+    let file = RunEndToEndTests.temporaryFolder().appendingPathComponent(name)
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let result = try ToolRunner.run(["run", file.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(result.stderr.contains(command), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1, "one problem, not every key")
+  }
+
   @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
     let fifo = RunEndToEndTests.temporaryFolder().appendingPathComponent("scenario.json")
     #expect(mkfifo(fifo.path, 0o600) == 0)
