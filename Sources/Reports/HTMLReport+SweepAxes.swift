@@ -101,15 +101,9 @@ extension HTMLReport {
           classes: "series-line \(classes)", title: tooltip)
         let px = frame.plotRight - 8 - 7 * Double(flatLines)
         flatLines += 1
-        let low = y.clamped(Swift.max(y.floor, interval.low))
-        let high = y.clamped(interval.high)
-        if low - high > 0.5 {
-          canvas.beginGroup(classes: "whisker \(classes)", title: tooltip)
-          canvas.line(x1: px, y1: low, x2: px, y2: high, classes: "")
-          canvas.line(x1: px - 3, y1: low, x2: px + 3, y2: low, classes: "")
-          canvas.line(x1: px - 3, y1: high, x2: px + 3, y2: high, classes: "")
-          canvas.endGroup()
-        }
+        whisker(
+          &canvas, x: px, low: y.clamped(Swift.max(y.floor, interval.low)),
+          high: y.clamped(interval.high), classes: classes, title: tooltip)
         canvas.marker(
           line.style.marker, x: px, y: level, radius: 3.5, classes: "point \(classes)",
           title: tooltip)
@@ -124,15 +118,9 @@ extension HTMLReport {
       for (index, interval) in points {
         let px = x(index) + shift
         let tooltip = "\(line.name), \(values[index]): \(inlineValue(interval, unit: unit))"
-        let low = y.clamped(Swift.max(y.floor, interval.low))
-        let high = y.clamped(interval.high)
-        if low - high > 0.5 {
-          canvas.beginGroup(classes: "whisker \(classes)", title: tooltip)
-          canvas.line(x1: px, y1: low, x2: px, y2: high, classes: "")
-          canvas.line(x1: px - 3, y1: low, x2: px + 3, y2: low, classes: "")
-          canvas.line(x1: px - 3, y1: high, x2: px + 3, y2: high, classes: "")
-          canvas.endGroup()
-        }
+        whisker(
+          &canvas, x: px, low: y.clamped(Swift.max(y.floor, interval.low)),
+          high: y.clamped(interval.high), classes: classes, title: tooltip)
         canvas.marker(
           line.style.marker, x: px, y: y.position(interval.mean), radius: 3.5,
           classes: "point \(classes)", title: tooltip)
@@ -163,5 +151,19 @@ extension HTMLReport {
         + "of \(outcome.parameterNames[axis]), one line per compared preset and per setting of "
         + "the other parameters.",
       id: id)
+  }
+
+  /// A vertical 95% whisker with caps at `x`, from `low` to `high` (canvas positions, `low`
+  /// below `high`); nothing when it would be under half a pixel tall.
+  static func whisker(
+    _ canvas: inout ChartCanvas, x: Double, low: Double, high: Double, classes: String,
+    title: String
+  ) {
+    guard low - high > 0.5 else { return }
+    canvas.beginGroup(classes: "whisker \(classes)", title: title)
+    canvas.line(x1: x, y1: low, x2: x, y2: high, classes: "")
+    canvas.line(x1: x - 3, y1: low, x2: x + 3, y2: low, classes: "")
+    canvas.line(x1: x - 3, y1: high, x2: x + 3, y2: high, classes: "")
+    canvas.endGroup()
   }
 }
