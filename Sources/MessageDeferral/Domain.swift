@@ -28,8 +28,9 @@ public enum Reason: Hashable, Sendable, Comparable {
   }
 
   /// The name Adapty's SDK gives the reason (`AdaptyStoreMessageType`): unknown raw values
-  /// become `storekit_<raw>`.
-  public var adaptyName: String {
+  /// become `storekit_<raw>`. Internal: only the tests that check the Adapty preset against
+  /// Adapty's own naming read it; ``init(name:)`` accepts both spellings.
+  var adaptyName: String {
     switch self {
     case .priceIncreaseConsent: "price_increase_consent"
     case .billingIssue: "billing_issue"

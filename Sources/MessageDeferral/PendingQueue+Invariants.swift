@@ -1,6 +1,6 @@
 extension PendingQueue {
   /// Checks the internal bookkeeping; traps with a message when it is broken. For tests.
-  public func _checkInvariants() {
+  func _checkInvariants() {
     var total = 0
     for lane in lanes {
       precondition(lane.used <= lane.slots.count, "Ring uses more slots than it has")

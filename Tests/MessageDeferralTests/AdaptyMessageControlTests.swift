@@ -1,4 +1,4 @@
-import MessageDeferral
+@testable import MessageDeferral
 import Testing
 
 /// The queue-relevant cases of Adapty's own tests, translated.
