@@ -1,5 +1,6 @@
-@testable import MessageDeferral
 import Testing
+
+@testable import MessageDeferral
 
 /// The queue-relevant cases of Adapty's own tests, translated.
 ///
