@@ -65,7 +65,7 @@ struct BranchGroupOracleTests {
   /// holds), only when a ceiling's timer is asked for (ceilings differing), only at a second
   /// sheet in a break (`sheetsPerBreak` 1 against none), and only after a cold launch (a late
   /// listener, drawing from its own stream). Each takes the same tallies as its own run.
-  @Test(arguments: 0..<4)
+  @Test(arguments: 0..<6)
   func policiesThatPartAtDifferentMomentsGiveTheOraclesTallies(variant: Int) throws {
     var scenario = try Self.defaultScenario()
     scenario.seed = UInt64(77 + variant)
@@ -73,6 +73,8 @@ struct BranchGroupOracleTests {
     case 1: scenario.sessions.delivery = .launchAndResume
     case 2: scenario.sessions.backgroundTerminationProbability = 0.6
     case 3: scenario.horizon *= 2
+    case 4: scenario.sessions.delivery = .everyForeground
+    case 5: scenario.sessions.backgroundSurvival = .exponential(mean: 3600)
     default: break
     }
     let base = Self.preset("screen-gate-ceiling")
@@ -95,5 +97,46 @@ struct BranchGroupOracleTests {
     // Shared (an unchanged copy rides with its original) and parted (displays differ).
     #expect(trunk.branches > trunk.forked)
     #expect(trunk.branches < trunk.forked * policies.count)
+  }
+
+  /// A life that runs out of its event budget in a group is found branch by branch: the run
+  /// stops with the error of the unshared run (same user, policy, time and screen), at budgets
+  /// that run out on the trunk, in the groups and not at all.
+  @Test func anEventBudgetRunOutInAGroupNamesTheOraclesPolicy() throws {
+    let scenario = try Self.defaultScenario()
+    let policies =
+      [Self.preset("adapty-manual"), Self.preset("screen-gate")]
+      + PolicyCatalog.presets.prefix(4).map {
+        NamedPolicy(name: $0.name, configuration: $0.configuration)
+      }
+    var outcomes: Set<String> = []
+    for budget in [150, 400, 1_000, 2_500, 6_000, 100_000] {
+      func outcome(shared: Bool) -> Result<[[Tally]], EngineError> {
+        var options = RunOptions(
+          users: 24, replications: 1, seed: scenario.seed, jobs: 1, blockSize: 8)
+        options.sharedTrunk = shared
+        options.eventBudgetPerUser = budget
+        do {
+          return .success(
+            try Engine.run(CompiledScenario(scenario), policies: policies, options: options)
+              .tallies)
+        } catch { return .failure(error) }
+      }
+      let shared = outcome(shared: true)
+      let oracle = outcome(shared: false)
+      switch (shared, oracle) {
+      case (.success(let a), .success(let b)):
+        #expect(a == b, "budget \(budget)")
+        outcomes.insert("finished")
+      case (.failure(let a), .failure(let b)):
+        #expect(a == b, "budget \(budget)")
+        if case .eventBudgetExceeded(_, _, _, _, _, let policy) = a { outcomes.insert(policy) }
+      default:
+        Issue.record("budget \(budget): \(shared) against \(oracle)")
+      }
+    }
+    // Both outcomes seen, and a budget run out by a policy other than the first.
+    #expect(outcomes.contains("finished"))
+    #expect(outcomes.count >= 3, "\(outcomes)")
   }
 }

@@ -66,6 +66,8 @@ struct _Trunk {
 /// trunk runs the life once, logging what the policies would hear; just before the first
 /// delivery it forks: each policy's lane hears the log, and the state (streams included) is
 /// copied into each policy's branch. A user who never receives a message is simulated once.
+/// With a sink that records nothing per policy, the branches are themselves shared while
+/// policies answer alike (``runGroups(fork:tallies:)``).
 ///
 /// Every policy's tally gets what it would get from its own run, in the same order: the trunk's
 /// part goes into a trunk tally that the engine adds to every policy's, the branch's part into
