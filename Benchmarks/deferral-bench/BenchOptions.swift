@@ -16,6 +16,11 @@ struct BenchOptions {
     Writes DIR/{queue,engine,scaling,memory,floor,peer}.csv (default results/bench) and prints a
     table and the headline figures as `name: value`. Run from the package root.
 
+    engine_over_rng_floor is the shared run's time (--jobs 1) ÷ the time GSL takes to draw, in
+    tight loops, exactly the variates that run drew, counted by kind: each user's trunk once,
+    then once per branch simulation actually run from the fork (one per group of policies
+    that answered alike, so never more than one per policy).
+
       --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users)
       --out DIR    where the CSV files go
       --only LIST  run only these sections (headlines of skipped sections are not printed)

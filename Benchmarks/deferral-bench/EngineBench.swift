@@ -6,7 +6,8 @@ import Simulation
 /// Engine throughput on the default scenario (every policy it lists), `--jobs 1` against
 /// `--jobs 2`, the shared trunk against `--no-shared-trunk` (both `--jobs 1`), and the RNG
 /// floor: GSL drawing, with no simulation around it, the very variates the run consumed (the
-/// trunk's once, each branch's once per policy). Each repetition runs the four sides one after
+/// trunk's once, then once per branch simulation run: one per group of policies that answered
+/// alike, see `UserSimulator.runGroups`). Each repetition runs the four sides one after
 /// another, in an order that rotates, so every ratio compares measurements taken moments apart.
 struct EngineBench {
   var world: CompiledScenario

@@ -3,7 +3,8 @@ import Simulation
 extension BenchRun {
   /// The shared trunk's figures (issue #19), printed beside the engine's: its speedup over
   /// `--no-shared-trunk` (same work, one thread), the share of users whose life forked, the
-  /// mean fork point as a share of the horizon, and user-policy lives simulated per second.
+  /// mean fork point as a share of the horizon, the branch simulations per forked user (one
+  /// per group of policies that answered alike), and user-policy lives simulated per second.
   mutating func trunkHeadlines(_ result: EngineBench.Result, bench: EngineBench, days: Double) {
     let trunk = result.trunk
     let forkedShare = trunk.users > 0 ? Double(trunk.forked) / Double(trunk.users) : 0
@@ -19,6 +20,10 @@ extension BenchRun {
     headline("user_policy_lives_per_second_jobs1", Format.count(lives / sharedSeconds))
     headline(
       "user_policy_lives_per_second_jobs1_no_shared_trunk", Format.count(lives / unsharedSeconds))
+    // Branches simulated per forked user: the policy count without groups, fewer with them.
+    headline(
+      "branch_simulations_per_forked_user",
+      Format.significant(trunk.forked > 0 ? Double(trunk.branches) / Double(trunk.forked) : 0))
     headline(
       "events_simulated_share",
       Format.significant(

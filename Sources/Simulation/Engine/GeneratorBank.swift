@@ -46,4 +46,16 @@ final class _GeneratorBank {
   func restore(_ generator: UnsafeMutablePointer<gsl_rng>, from slot: Int) {
     gsl_rng_memcpy(generator, slots[slot])
   }
+
+  /// Gives a stream's generator the state saved in slot `slot` when `when` holds. (The
+  /// condition is here, on a pointer, so that no caller borrows a stream conditionally in a
+  /// loop: see ``UserSimulator/catchUpLanes()``.)
+  func swapIn(_ generator: UnsafeMutablePointer<gsl_rng>, from slot: Int, when: Bool) {
+    if when { gsl_rng_memcpy(generator, slots[slot]) }
+  }
+
+  /// Saves the state of a stream's generator in slot `slot` when `when` holds.
+  func swapOut(_ generator: UnsafeMutablePointer<gsl_rng>, to slot: Int, when: Bool) {
+    if when { gsl_rng_memcpy(slots[slot], generator) }
+  }
 }

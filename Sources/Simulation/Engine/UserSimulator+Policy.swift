@@ -12,6 +12,10 @@ extension UserSimulator {
       life.timerEpoch &+= 1
       return
     }
+    if grouped {
+      tellGroup(event, tally: &tally)
+      return
+    }
     if lane.listenerDelay != nil, routeBeforeListener(event, tally: &tally) { return }
     lane.coordinator.handle(event, at: life.now, into: &actions)
     traceDecision()
@@ -101,11 +105,11 @@ extension UserSimulator {
     let lane = record.reason.laneIndex
     let latency = life.now - record.issuedAt
     tally.displayed[lane] += 1
-    tally.latency[lane].record(latency)
+    recordDuration(latency, histogram: 0, lane: lane, tally: &tally)
     tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded())
     // A policy can only show what StoreKit delivered, so deliveredAt is set.
     assert(!record.deliveredAt.isNaN, "displayed a message never delivered")
-    tally.hold[lane].record(life.now - record.deliveredAt)
+    recordDuration(life.now - record.deliveredAt, histogram: 1, lane: lane, tally: &tally)
     if forced { tally.fallbackFired += 1 }
     tally.sheets += 1
     trace(forced ? .displayedForced : .displayed, message: index)

@@ -13,6 +13,10 @@ public struct TrunkStatistics: Sendable, Equatable {
   /// the work done, where a tally counts every policy's whole life.
   public var trunkEvents = 0
   public var branchEvents = 0
+  /// Branch simulations run from the forks: one per policy and forked user without groups,
+  /// one per group of policies that answered alike with them
+  /// (``UserSimulator/runGroups(fork:tallies:)``).
+  public var branches = 0
 
   public init() {}
 
@@ -23,6 +27,7 @@ public struct TrunkStatistics: Sendable, Equatable {
     forkMilliseconds += other.forkMilliseconds
     trunkEvents += other.trunkEvents
     branchEvents += other.branchEvents
+    branches += other.branches
   }
 }
 
@@ -61,6 +66,8 @@ struct _Trunk {
 /// trunk runs the life once, logging what the policies would hear; just before the first
 /// delivery it forks: each policy's lane hears the log, and the state (streams included) is
 /// copied into each policy's branch. A user who never receives a message is simulated once.
+/// With a sink that records nothing per policy, the branches are themselves shared while
+/// policies answer alike (``runGroups(fork:tallies:)``).
 ///
 /// Every policy's tally gets what it would get from its own run, in the same order: the trunk's
 /// part goes into a trunk tally that the engine adds to every policy's, the branch's part into
@@ -70,7 +77,8 @@ extension UserSimulator {
   mutating func prepareLanes(_ configurations: [PolicyConfiguration]) {
     trunk.pristine = configurations.map(_PolicyLane.init)
     trunk.lanes = trunk.pristine
-    trunk.bank.reserve(5 + configurations.count)
+    trunk.bank.reserve(5 + 2 * configurations.count)
+    groups = _BranchGroups(screenCount: world.scenario.screens.count)
   }
 
   /// Runs user `user` of `replication` under every policy of ``prepareLanes(_:)``: the shared
@@ -115,6 +123,18 @@ extension UserSimulator {
     if journey.variateCounts != nil { drainVariateCounts(into: &trunkTally) }
     catchUpLanes()
     saveFork(budget: budget)
+    if Self.groupsBranches {
+      if runGroups(fork: fork, tallies: &tallies) { return nil }
+      // A group ran out of its budget: find the first policy that does, branch by branch.
+      budgetExceeded = nil
+      restoreFork()
+    }
+    return runBranches(fork: fork, tallies: &tallies)
+  }
+
+  /// Simulates each policy's branch from the fork at `fork`, one after another, into
+  /// `tallies[policy]`. Returns the policy whose branch ran out of its event budget, or `nil`.
+  mutating func runBranches(fork: _Event, tallies: inout [Tally]) -> Int? {
     for policy in trunk.lanes.indices {
       if policy > 0 { restoreFork() }
       lane = trunk.lanes[policy]
@@ -126,6 +146,7 @@ extension UserSimulator {
       _ = simulate(
         from: fork, tally: &tallies[policy], budget: &branchBudget, forkAtDelivery: false)
       trunk.statistics.branchEvents += tallies[policy].events - eventsBefore
+      trunk.statistics.branches += 1
       if budgetExceeded != nil { return policy }
       finishUser(tally: &tallies[policy], since: branchBefore, countsUser: false, outcomes: true)
     }

@@ -46,6 +46,18 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var inTrunk = false
   /// The lanes of every policy and what a fork copies (used by the shared trunk only).
   var trunk = _Trunk()
+  /// The forked branches' groups (used by the shared trunk only).
+  var groups = _BranchGroups(screenCount: 0)
+  /// While a group of policies runs (``tellGroup(_:tally:)``): every member's lane answers.
+  var grouped = false
+  /// While a group runs: durations go to ``_BranchGroups/durations`` for every member.
+  var logsDurations = false
+  /// Each policy's lane while its group runs (copied from ``_Trunk/lanes`` at the group's
+  /// start), and the answers of the group's first member and of another member to an event.
+  /// Stored here, not in ``groups``, so that a lane is changed in place.
+  var branchLanes: [_PolicyLane] = []
+  var leadEffect = _PolicyEffect()
+  var memberEffect = _PolicyEffect()
 
   init(world: CompiledScenario, sink: Sink) {
     self.world = world

@@ -1,0 +1,238 @@
+import MessageDeferral
+
+/// What one policy does to the world in answer to one event: the displays it attempts, in
+/// order (StoreKit's own, before a late listener exists, first), and what becomes of its timer.
+/// Two policies whose answers are equal leave the simulated world in the same state.
+struct _PolicyEffect: Equatable {
+  enum Timer: Equatable {
+    /// The timer is left as it is (the event went to StoreKit's own handling only).
+    case keep
+    /// Any earlier timer is cancelled.
+    case cancel
+    /// A timer fires at this time (already no earlier than the event).
+    case wake(Double)
+  }
+
+  var displays: ContiguousArray<DisplayRequest> = []
+  var timer = Timer.keep
+}
+
+/// The branches of a forked user, simulated in groups (``UserSimulator/runGroups(fork:tallies:)``).
+struct _BranchGroups {
+  /// The policies of the group being simulated, the first one's answers applied to the world.
+  var members: [Int] = []
+  /// Groups still to simulate from the fork: policies that parted from a group.
+  var pending: [[Int]] = []
+  /// The durations a group recorded into histograms, in order: replayed into every member's
+  /// tally, so that each histogram's floating-point sum is formed in its own run's order.
+  var durations: [(histogram: UInt8, lane: UInt8, seconds: Double)] = []
+  /// An empty tally of the scenario (the start of every group's ``tally``).
+  var empty: Tally
+
+  init(screenCount: Int) {
+    empty = Tally(screenCount: screenCount)
+  }
+}
+
+/// A forked user's branches, shared lazily: policies stay in one group, whose world is
+/// simulated once, while every member answers every event with the same effect on the world
+/// (``_PolicyEffect``: the same display attempts and the same timer). Each member's lane hears
+/// every event, with its own policy stream (bank slot 5 + p, as in its own branch). At the
+/// first event where a member answers differently from the group's first member, the member
+/// leaves the group: the group goes on with the first member's answer, and the members that
+/// left are simulated again from the fork, as a group of their own (which may part again).
+/// Every group simulation keeps its first member to the horizon, so a user costs at most one
+/// simulation per policy from the fork, as unshared branches did, and usually far fewer.
+///
+/// Used only with sinks that record nothing per policy (``NoSink``): steps and outcomes are
+/// per policy and in policy order, so recording sinks take the branch-per-policy path.
+extension UserSimulator {
+  /// Whether branches are simulated in groups with this sink.
+  static var groupsBranches: Bool {
+    !(Sink.recordsSteps || Sink.recordsJourney || Sink.recordsOutcomes)
+  }
+
+  /// The bank slot of policy `policy`'s stream while its group runs.
+  func workSlot(_ policy: Int) -> Int { 5 + trunk.lanes.count + policy }
+
+  /// Simulates the branches of a user forked at `fork` (the state as ``saveFork(budget:)``
+  /// kept it) in groups, adding each policy's branch to `tallies[policy]`. Returns `false`
+  /// when a group ran out of its event budget (``budgetExceeded`` set): the caller then finds
+  /// the policy that did, branch by branch.
+  mutating func runGroups(fork: _Event, tallies: inout [Tally]) -> Bool {
+    let count = trunk.lanes.count
+    if branchLanes.count != count { branchLanes = trunk.lanes }
+    groups.pending.removeAll(keepingCapacity: true)
+    groups.pending.append(Array(0..<count))
+    var first = true
+    while let group = groups.pending.popLast() {
+      if !first { restoreFork() }
+      first = false
+      trunk.statistics.branches += 1
+      let generator = policyStream.generator
+      for policy in group {
+        branchLanes[policy] = trunk.lanes[policy]
+        trunk.bank.restore(generator, from: 5 + policy)
+        trunk.bank.save(generator, to: workSlot(policy))
+      }
+      groups.members = group
+      grouped = group.count > 1
+      if !grouped { swap(&lane, &branchLanes[group[0]]) }
+      // What the group's life adds to a tally, apart from the durations.
+      var tally = groups.empty
+      groups.durations.removeAll(keepingCapacity: true)
+      logsDurations = true
+      var budget = trunk.budget
+      let before = segmentSnapshot(tally)
+      _ = simulate(from: fork, tally: &tally, budget: &budget, forkAtDelivery: false)
+      grouped = false
+      trunk.statistics.branchEvents += tally.events
+      if budgetExceeded != nil {
+        logsDurations = false
+        return false
+      }
+      finishGroup(&tally, since: before, tallies: &tallies)
+      logsDurations = false
+    }
+    return true
+  }
+
+  /// At the horizon: the group's life, finished once, added to every member's tally (the
+  /// variates, drawn once, to the first member's only).
+  mutating func finishGroup(
+    _ tally: inout Tally, since before: _SegmentSnapshot, tallies: inout [Tally]
+  ) {
+    finishUser(tally: &tally, since: before, countsUser: false, outcomes: false)
+    // Consent latencies by segment are durations too: recorded into each member below.
+    let segment = UserSegment.of(isNew: life.profile.isNew, subscriber: life.profile.subscriber)
+      .rawValue
+    if !tally.segments[segment].consentLatency.isEmpty {
+      tally.segments[segment].consentLatency = LatencyHistogram()
+    }
+    for (rank, policy) in groups.members.enumerated() {
+      if rank == 1 { tally.variates = VariateCounts() }
+      tallies[policy].merge(tally)
+      for duration in groups.durations {
+        let lane = Int(duration.lane)
+        if duration.histogram == 0 {
+          tallies[policy].latency[lane].record(duration.seconds)
+        } else {
+          tallies[policy].hold[lane].record(duration.seconds)
+        }
+      }
+      for record in messages
+      where record.reason == .priceIncreaseConsent && record.state == .displayed {
+        tallies[policy].segments[segment].consentLatency.record(
+          record.displayedAt - record.issuedAt)
+      }
+    }
+  }
+
+  /// Records a duration into `tally`'s latency (`histogram` 0) or hold (1) histogram of
+  /// `lane`, or, while a group runs, logs it for every member (``finishGroup``).
+  mutating func recordDuration(
+    _ seconds: Double, histogram: UInt8, lane: Int, tally: inout Tally
+  ) {
+    if logsDurations {
+      groups.durations.append((histogram, UInt8(lane), seconds))
+    } else if histogram == 0 {
+      tally.latency[lane].record(seconds)
+    } else {
+      tally.hold[lane].record(seconds)
+    }
+  }
+
+  /// ``tell(_:tally:)`` for a group: every member's lane answers; members whose answer
+  /// differs from the first member's leave the group (to be simulated again from the fork);
+  /// the first member's answer is carried out. A group left with one member goes on as a
+  /// plain branch.
+  mutating func tellGroup(_ event: PolicyEvent, tally: inout Tally) {
+    // Only a launch draws from a policy stream (a late listener's delay).
+    let draws: Bool
+    if case .processLaunched = event { draws = true } else { draws = false }
+    let generator = policyStream.generator
+    let now = life.now
+    var kept = 0
+    var parted = false
+    for rank in groups.members.indices {
+      let policy = groups.members[rank]
+      trunk.bank.swapIn(generator, from: workSlot(policy), when: draws)
+      // Unconditionally, and into one place: see ``catchUpLanes()`` on swiftc -Onone.
+      Self.answer(
+        event, at: now, lane: &branchLanes[policy], stream: &policyStream, actions: &actions,
+        effect: &memberEffect)
+      trunk.bank.swapOut(generator, to: workSlot(policy), when: draws)
+      if rank == 0 { swap(&leadEffect, &memberEffect) }
+      if rank == 0 || memberEffect == leadEffect {
+        groups.members[kept] = policy
+        kept += 1
+      } else {
+        if !parted { groups.pending.append([]) }
+        parted = true
+        groups.pending[groups.pending.count - 1].append(policy)
+      }
+    }
+    if parted { groups.members.removeLast(groups.members.count - kept) }
+    if kept == 1 {
+      grouped = false
+      let policy = groups.members[0]
+      swap(&lane, &branchLanes[policy])
+      trunk.bank.restore(generator, from: workSlot(policy))
+    }
+    for request in leadEffect.displays {
+      attemptDisplay(request, tally: &tally)
+    }
+    switch leadEffect.timer {
+    case .keep:
+      break
+    case .cancel:
+      life.timerEpoch &+= 1
+    case .wake(let time):
+      life.timerEpoch &+= 1
+      queue.push(time: time, payload: _Event(kind: .policyTimer, epoch: life.timerEpoch))
+    }
+  }
+
+  /// What `lane` does in answer to `event` at `now`, as ``tell(_:tally:)`` and
+  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the world.
+  static func answer(
+    _ event: PolicyEvent, at now: Double, lane: inout _PolicyLane, stream: inout RandomStream,
+    actions: inout PolicyActions, effect: inout _PolicyEffect
+  ) {
+    if !effect.displays.isEmpty { effect.displays.removeAll(keepingCapacity: true) }
+    if let delay = lane.listenerDelay {
+      var toStoreKit = false
+      var policySkips = false
+      switch event {
+      case .processLaunched:
+        lane.listenerReadyAt = now + delay.draw(&stream)
+        toStoreKit = true
+      case .processTerminated, .sceneActivated, .sceneDeactivated:
+        toStoreKit = true
+      case .delivered:
+        toStoreKit = now < lane.listenerReadyAt
+        policySkips = toStoreKit
+      case .displaySucceeded(let id), .displayFailed(let id, _):
+        toStoreKit = lane.storeKitDefault.isAwaitingResult(id)
+        policySkips = toStoreKit
+      case .screenAppeared, .timerFired:
+        break
+      }
+      if toStoreKit {
+        lane.storeKitDefault.handle(event, at: now, into: &actions)
+        if !actions.displays.isEmpty { effect.displays.append(contentsOf: actions.displays) }
+      }
+      if policySkips {
+        effect.timer = .keep
+        return
+      }
+    }
+    lane.coordinator.handle(event, at: now, into: &actions)
+    if !actions.displays.isEmpty { effect.displays.append(contentsOf: actions.displays) }
+    if let wake = actions.wakeAt {
+      effect.timer = .wake(max(wake, now))
+    } else {
+      effect.timer = .cancel
+    }
+  }
+}
