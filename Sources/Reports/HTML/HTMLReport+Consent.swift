@@ -1,4 +1,3 @@
-import CGSL
 import Foundation
 import Simulation
 
@@ -63,19 +62,9 @@ extension HTMLReport {
         low, "earliest consent deadline \(Chart.durationTickLabel(low))",
         low < high ? (low, high) : nil
       )
-    case .exponential(let mean):
-      return median(mean * log(2))
-    case .lognormal(let median, _):
-      return Self.median(median)
-    case .gamma(let shape, let scale):
-      return median(gsl_cdf_gamma_Pinv(0.5, shape, scale))
-    case .weibull(let shape, let scale):
-      return median(scale * pow(log(2), 1 / shape))
+    case .exponential, .lognormal, .gamma, .weibull:
+      return (spec.median, "median consent deadline \(Chart.durationTickLabel(spec.median))", nil)
     }
-  }
-
-  private static func median(_ value: Double) -> (Double, String, (Double, Double)?) {
-    (value, "median consent deadline \(Chart.durationTickLabel(value))", nil)
   }
 
   /// In words, how the deadlines are spread (for the caption).
