@@ -48,7 +48,9 @@ public struct SweepPlan: Sendable {
   public var compare: [String]
   public var pareto: (x: MetricID, y: MetricID)
   /// The pair when the sweep names none: onboarding interruptions against consent p99 latency.
-  public static let defaultPareto = (x: MetricID.onboardingInterruptionRate, y: .consentLatencyP99)
+  public static let defaultPareto: (x: MetricID, y: MetricID) = (
+    .onboardingInterruptionRate, .consentLatencyP99
+  )
 
   /// Reads and checks a sweep file; every problem is reported at once.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> SweepPlan {

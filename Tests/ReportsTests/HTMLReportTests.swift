@@ -256,7 +256,6 @@ struct HTMLReportTests {
     #expect(value.range == range)
   }
 
-
   /// A sweep-sized trade-off plot labels only its front and stays well-formed.
   @Test func tradeOffChartScalesToAGrid() throws {
     var points: [TradeOffPoint] = []

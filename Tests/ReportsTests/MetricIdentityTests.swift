@@ -48,7 +48,9 @@ struct MetricIdentityTests {
     let quoted = Metric.all.map { "\"\($0.name)\"" }
     var offenders: [String] = []
     for file in files where !Self.definitionFiles.contains(file.path) {
-      for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
         let code = line.trimmingCharacters(in: .whitespaces)
         guard !code.hasPrefix("//") else { continue }
         for literal in quoted where code.contains(literal) {

@@ -23,8 +23,8 @@ extension HTMLReport {
     html += "<div class=\"table-wrap\"><table class=\"headline\">\n<thead><tr><th scope=\"col\">"
     html += "Policy</th>"
     for name in metrics {
-      html += "<th scope=\"col\" title=\"\(Chart.escape(name)) in summary.csv\">"
-      html += "\(Chart.escape(headings[name] ?? name))</th>"
+      html += "<th scope=\"col\" title=\"\(Chart.escape(name.name)) in summary.csv\">"
+      html += "\(Chart.escape(headings[name] ?? name.name))</th>"
     }
     html += "</tr></thead>\n<tbody>\n"
     for (policy, name) in data.names.enumerated() {

@@ -1,7 +1,7 @@
 /// The identity of a reported metric, one case per entry of ``Metric/all`` in report order.
 ///
 /// Code names a metric by its case (`.consentLatencyP99`), never by its CSV name; the name,
-/// definition and unit live once, in ``Metric/definition(_:)``. The raw value is the
+/// definition and unit live once, in ``Metric/definition(of:)``. The raw value is the
 /// metric's position in ``Metric/all`` (and in ``RunReport/values``), so a lookup cannot miss.
 public enum MetricID: Int, CaseIterable, Sendable, Hashable {
   case onboardingInterruptionRate

@@ -15,7 +15,7 @@ public struct Metric: Sendable {
   public var value: @Sendable (Tally, Scenario) -> Double?
 
   /// Every metric, in report order (the order of ``MetricID``'s cases).
-  public static let all: [Metric] = MetricID.allCases.map(definition)
+  public static let all: [Metric] = MetricID.allCases.map { Metric.definition(of: $0) }
 
   /// The metrics of the terminal table, in column order.
   public static let headline: [MetricID] = [
@@ -27,7 +27,7 @@ public struct Metric: Sendable {
   public static func named(_ name: String) -> Metric? { MetricID(name: name)?.metric }
 
   /// The one place a metric's name, definition, unit and computation are written.
-  static func definition(_ id: MetricID) -> Metric {
+  static func definition(of id: MetricID) -> Metric {
     switch id {
     case .onboardingInterruptionRate:
       Metric(
