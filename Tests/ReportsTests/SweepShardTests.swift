@@ -96,7 +96,7 @@ struct SweepShardTests {
     let plan = try Self.plan()
     var partial = try Self.partial(plan, shard: 0, of: 1)
     partial.tallies[1].removeLast()
-    partial.tallies[0][0][0].issued.removeLast()
+    partial.tallies[0][0][0].issued.lanes.removeLast()
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("edited-\(UUID().uuidString).json").path
     try partial.encoded().write(toFile: path, atomically: true, encoding: .utf8)

@@ -1,3 +1,5 @@
+import MessageDeferral
+
 extension HTMLReport {
   /// Column headings for the headline metrics, in plain words.
   static let headings: [MetricID: String] = [
@@ -130,7 +132,8 @@ extension HTMLReport {
     }
     sentences += Decision.frontSentences(data.report).map(Chart.escape)
     let silent = data.names.indices.filter {
-      data.pooled[$0].issued[0] > 0 && data.pooled[$0].displayed[0] == 0
+      data.pooled[$0].issued[.priceIncreaseConsent] > 0
+        && data.pooled[$0].displayed[.priceIncreaseConsent] == 0
     }
     for policy in silent {
       var sentence = "\(name(policy)) displayed no consent message"

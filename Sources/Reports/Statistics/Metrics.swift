@@ -50,15 +50,22 @@ public struct Metric: Sendable {
         definition: "mean time from first issuance to display of price-increase consent messages "
           + "displayed by the horizon", unit: "seconds", lowerIsBetter: true
       ) { tally, _ in
-        tally.displayed[0] > 0
-          ? Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0]) : nil
+        let consent = Reason.priceIncreaseConsent
+        return tally.displayed[consent] > 0
+          ? Double(tally.latencySumMilliseconds[consent]) / 1000 / Double(tally.displayed[consent])
+          : nil
       }
     case .consentLatencyP50:
-      quantile(id, "consent_latency_p50_s", lane: 0, 0.50, "median consent latency")
+      quantile(
+        id, "consent_latency_p50_s", lane: .priceIncreaseConsent, 0.50, "median consent latency")
     case .consentLatencyP90:
-      quantile(id, "consent_latency_p90_s", lane: 0, 0.90, "90th percentile of consent latency")
+      quantile(
+        id, "consent_latency_p90_s", lane: .priceIncreaseConsent, 0.90,
+        "90th percentile of consent latency")
     case .consentLatencyP99:
-      quantile(id, "consent_latency_p99_s", lane: 0, 0.99, "99th percentile of consent latency")
+      quantile(
+        id, "consent_latency_p99_s", lane: .priceIncreaseConsent, 0.99,
+        "99th percentile of consent latency")
     case .consentHoldP50: hold(id, "consent_hold_p50_s", 0.50, "median")
     case .consentHoldP90: hold(id, "consent_hold_p90_s", 0.90, "90th percentile")
     case .consentHoldP99: hold(id, "consent_hold_p99_s", 0.99, "99th percentile")
@@ -70,7 +77,8 @@ public struct Metric: Sendable {
       ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) }
     case .billingLatencyP90:
       quantile(
-        id, "billing_latency_p90_s", lane: 1, 0.90, "90th percentile of billing-issue latency")
+        id, "billing_latency_p90_s", lane: .billingIssue, 0.90,
+        "90th percentile of billing-issue latency")
     case .fallbackFired:
       count(
         id, "fallback_fired", "messages shown because they passed a ceiling", lowerIsBetter: true
@@ -185,7 +193,7 @@ public struct Metric: Sendable {
   }
 
   static func quantile(
-    _ id: MetricID, _ name: String, lane: Int, _ p: Double, _ what: String
+    _ id: MetricID, _ name: String, lane: Reason, _ p: Double, _ what: String
   ) -> Metric {
     Metric(
       id: id, name: name,
@@ -203,7 +211,7 @@ public struct Metric: Sendable {
         + "to its display, the wait the policy added (log-binned histogram interpolated "
         + "within the bin, within 2% of the sample quantile; 0 when shown at delivery)",
       unit: "seconds", lowerIsBetter: true
-    ) { tally, _ in tally.hold[0].quantile(p) }
+    ) { tally, _ in tally.hold[.priceIncreaseConsent].quantile(p) }
   }
 
   static func count(

@@ -43,7 +43,7 @@ extension Metric {
     return [
       model.onboardingCompleted * Double(tally.newUsersCompleted) * scale,
       -model.consentDeadlineMissed * Double(tally.consentDeadlineMisses) * scale,
-      -model.billingIssueUnresolved * Double(tally.pending[1]) * scale,
+      -model.billingIssueUnresolved * Double(tally.pending[.billingIssue]) * scale,
       -model.checkoutInterrupted * Double(checkout) * scale,
       -model.immersiveInterrupted * Double(immersive) * scale,
     ]

@@ -278,7 +278,7 @@ public enum Engine {
   static func checkConservation(_ result: RunResult) throws(EngineError) {
     for (replication, row) in result.tallies.enumerated() {
       for (policy, tally) in row.enumerated() {
-        for lane in 0..<5 {
+        for lane in 0..<Reason.laneCount {
           let accounted = tally.displayed[lane] + tally.expired[lane] + tally.pending[lane]
           if tally.issued[lane] != accounted {
             throw .conservationViolated(
