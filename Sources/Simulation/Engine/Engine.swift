@@ -294,6 +294,6 @@ public enum Engine {
 
   /// The report name of a reason lane (all unknown raw values share lane 4).
   public static func laneName(_ lane: Int) -> String {
-    lane < 4 ? Reason.known[lane].name : "unknown"
+    lane < Reason.known.count ? Reason.known[lane].name : "unknown"
   }
 }
