@@ -3,7 +3,7 @@
 /// Code names a metric by its case (`.consentLatencyP99`), never by its CSV name; the name,
 /// definition and unit live once, in ``Metric/definition(of:)``. The raw value is the
 /// metric's position in ``Metric/all`` (and in ``RunReport/values``), so a lookup cannot miss.
-public enum MetricID: Int, CaseIterable, Sendable, Hashable {
+public enum MetricID: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
   case onboardingInterruptionRate
   case onboardingCompletionRate
   case paywallInterruptionRate
@@ -43,6 +43,9 @@ public enum MetricID: Int, CaseIterable, Sendable, Hashable {
 
   /// The metric's name in the CSVs (`consent_latency_p99_s`).
   public var name: String { metric.name }
+
+  /// The CSV name, so a metric written into text reads as the files name it.
+  public var description: String { name }
 
   /// The metric whose CSV name is `name`, `nil` for a name that is none (parse user input
   /// once with this, then pass the identity on).
