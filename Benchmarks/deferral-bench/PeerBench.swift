@@ -19,13 +19,18 @@ struct PeerBench {
   var repetitions: Int
   var runner = "Benchmarks/peers/run.sh"
 
-  /// The metrics both sides report, per replication.
-  static let metrics = [
-    "onboarding_interruption_rate", "onboarding_completion_rate", "consent_latency_mean_s",
-    "consent_latency_p50_s", "consent_deadline_miss_rate", "fallback_fired_per_1k_users",
-    "messages_issued_per_1k_users", "messages_displayed_per_1k_users",
-    "messages_pending_per_1k_users", "display_attempts_per_1k_users", "events_per_user",
+  /// The reported metrics the peer computes too, under their CSV names.
+  static let sharedMetrics: [MetricID] = [
+    .onboardingInterruptionRate, .onboardingCompletionRate, .consentLatencyMean,
+    .consentLatencyP50, .consentDeadlineMissRate, .fallbackFiredPer1kUsers,
   ]
+
+  /// The metrics both sides report, per replication.
+  static let metrics =
+    sharedMetrics.map(\.name) + [
+      "messages_issued_per_1k_users", "messages_displayed_per_1k_users",
+      "messages_pending_per_1k_users", "display_attempts_per_1k_users", "events_per_user",
+    ]
 
   struct Comparison {
     var policy: String
@@ -55,11 +60,8 @@ struct PeerBench {
   /// One replication's metrics from our tally, named as the peer names them.
   func metrics(_ tally: Tally) -> [String: Double] {
     var values: [String: Double] = [:]
-    for name in [
-      "onboarding_interruption_rate", "onboarding_completion_rate", "consent_latency_mean_s",
-      "consent_latency_p50_s", "consent_deadline_miss_rate", "fallback_fired_per_1k_users",
-    ] {
-      if let value = Metric.named(name)?.value(tally, world.scenario) { values[name] = value }
+    for id in Self.sharedMetrics {
+      if let value = id.metric.value(tally, world.scenario) { values[id.name] = value }
     }
     let perThousand = 1000 / Double(tally.users)
     values["messages_issued_per_1k_users"] = Double(tally.issued.reduce(0, +)) * perThousand

@@ -103,7 +103,7 @@ public struct Coordinator: Sendable {
   /// The messages of the running batch that are forced (past their ceiling).
   var forcedInBatch: Set<MessageID> = []
   /// Persisted across process deaths: first time a message of each reason lane was seen.
-  var firstSeen: [Double?] = Array(repeating: nil, count: 5)
+  var firstSeen: [Double?] = Array(repeating: nil, count: Reason.laneCount)
   /// Persisted across process deaths: the user's recent opens (``UrgentConsent``).
   var opens: _OpenHistory
   /// Scratch space for selecting candidates, kept to avoid allocating per flush.

@@ -64,6 +64,9 @@ public enum Reason: Hashable, Sendable, Comparable {
     return true
   }
 
+  /// The number of lanes ``laneIndex`` uses: one per known reason, one for every unknown one.
+  public static let laneCount = 5
+
   /// A small dense index: 0...3 for the known reasons, 4 for every unknown one.
   public var laneIndex: Int {
     switch self {

@@ -20,7 +20,7 @@ extension RobustOutcome {
   /// and worst regret, then the parameters that decide between the top two.
   public var terminalLines: [String] {
     var lines = [
-      "Share of worlds where each policy is best (highest \(Self.decidingMetric), \(unit)):"
+      "Share of worlds where each policy is best (highest \(Self.decidingMetric.name), \(unit)):"
     ]
     let width = policies.map(\.policy.count).max() ?? 0
     for row in policies {

@@ -51,7 +51,7 @@ public struct RobustOutcome: Sendable {
   public var design: RobustDesign
 
   /// The metric every world ranks policies by.
-  public static let decidingMetric = "value_per_1k_users"
+  public static let decidingMetric = MetricID.valuePer1kUsers
 }
 
 extension RobustPlan {
@@ -59,7 +59,7 @@ extension RobustPlan {
   public func outcome(worlds: [RobustWorld], tallies: [[[Tally]]]) -> RobustOutcome {
     precondition(worlds.count == tallies.count, "one tally set per world")
     let names = worlds[0].scenario.policies.map(\.name)
-    let valueIndex = Metric.all.firstIndex { $0.name == RobustOutcome.decidingMetric }!
+    let valueIndex = RobustOutcome.decidingMetric.index
     var table = CSVTable(
       header: ["world"] + parameters.map(\.name) + [
         "policy", "metric", "mean", "ci95_low", "ci95_high", "replications",

@@ -17,7 +17,7 @@ public struct SweepOutcome: Sendable {
   public var tradeOff: [TradeOffPoint] = []
   /// The y metric of the trade-off plot: the sweep's own y when it is a duration or a rate,
   /// else consent p99 latency.
-  public var tradeOffMetric = "consent_latency_p99_s"
+  public var tradeOffMetric = MetricID.consentLatencyP99
   /// The grid's parameters as written, and per parameter its values as text in grid order.
   public var parameterNames: [String] = []
   public var parameterValues: [[String]] = []
@@ -153,15 +153,15 @@ extension SweepPlan {
     var candidates: [(point: String, policy: String, labels: [String], x: Double, y: Double)] = []
     var tradeOff: [TradeOffPoint] = []
     var rows: [SweepRow] = []
-    let onboardingIndex = Metric.all.firstIndex { $0.name == "onboarding_interruption_rate" }!
-    let paretoYUnit = Metric.named(pareto.y)?.unit
+    let onboardingIndex = MetricID.onboardingInterruptionRate.index
+    let paretoYUnit = pareto.y.metric.unit
     let tradeOffMetric =
-      paretoYUnit == "seconds" || paretoYUnit == "ratio" ? pareto.y : "consent_latency_p99_s"
+      paretoYUnit == "seconds" || paretoYUnit == "ratio" ? pareto.y : .consentLatencyP99
     let plotsRate = paretoYUnit == "ratio"
-    let durationIndex = Metric.all.firstIndex { $0.name == tradeOffMetric }!
+    let durationIndex = tradeOffMetric.index
     var events = 0
-    let xIndex = Metric.all.firstIndex { $0.name == pareto.x }!
-    let yIndex = Metric.all.firstIndex { $0.name == pareto.y }!
+    let xIndex = pareto.x.index
+    let yIndex = pareto.y.index
     for (done, (run, pointTallies)) in zip(runs, tallies).enumerated() {
       let policies = run.scenario.policies
       let result = RunResult(policies: policies, tallies: pointTallies)
@@ -201,13 +201,11 @@ extension SweepPlan {
         }
       }
     }
-    let front = candidates.filter { point in
-      !candidates.contains { other in
-        other.x <= point.x && other.y <= point.y && (other.x < point.x || other.y < point.y)
-      }
-    }.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
+    let front = Pareto.front(candidates.map { ($0.x, $0.y) }).map { candidates[$0] }.sorted {
+      ($0.x, $0.y) < ($1.x, $1.y)
+    }
     var paretoTable = CSVTable(
-      header: ["point", "policy"] + parameterNames + [pareto.x, pareto.y])
+      header: ["point", "policy"] + parameterNames + [pareto.x.name, pareto.y.name])
     // Readable units on the terminal (full precision is in pareto.csv).
     let xUnit = Metric.all[xIndex].unit
     let yUnit = Metric.all[yIndex].unit
@@ -223,8 +221,8 @@ extension SweepPlan {
       lines.append(
         "\(point.point == point.policy ? point.point : point.point + " " + point.policy)"
           + "\(settings.isEmpty ? "" : " (" + settings.joined(separator: ", ") + ")"): "
-          + "\(pareto.x) \(TerminalTable.format(point.x, xUnit)), "
-          + "\(pareto.y) \(TerminalTable.format(point.y, yUnit))")
+          + "\(pareto.x.name) \(TerminalTable.format(point.x, xUnit)), "
+          + "\(pareto.y.name) \(TerminalTable.format(point.y, yUnit))")
     }
     let first = runs.first?.scenario
     return SweepOutcome(

@@ -46,7 +46,11 @@ public struct SweepPlan: Sendable {
   public var basePolicy: [ConfigValue.Member]
   public var parameters: [Parameter]
   public var compare: [String]
-  public var pareto: (x: String, y: String)
+  public var pareto: (x: MetricID, y: MetricID)
+  /// The pair when the sweep names none: onboarding interruptions against consent p99 latency.
+  public static let defaultPareto: (x: MetricID, y: MetricID) = (
+    .onboardingInterruptionRate, .consentLatencyP99
+  )
 
   /// Reads and checks a sweep file; every problem is reported at once.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> SweepPlan {
@@ -152,19 +156,19 @@ public struct SweepPlan: Sendable {
         problems.append(.init(path: "$.compare", message: "must be an array of preset names"))
       }
     }
-    var pareto = (x: "onboarding_interruption_rate", y: "consent_latency_p99_s")
+    var pareto = SweepPlan.defaultPareto
     if let pair = value["pareto"] {
       if case .array(let items) = pair, items.count == 2, case .string(let x) = items[0],
-        case .string(let y) = items[1], Metric.named(x) != nil, Metric.named(y) != nil
+        case .string(let y) = items[1], let xID = MetricID(name: x), let yID = MetricID(name: y)
       {
-        pareto = (x, y)
+        pareto = (xID, yID)
       } else {
         problems.append(
           .init(
             path: "$.pareto",
             message:
-              "must be two metric names, e.g. [\"onboarding_interruption_rate\", \"consent_latency_p99_s\"]"
-          ))
+              "must be two metric names, e.g. [\"\(SweepPlan.defaultPareto.x.name)\", "
+              + "\"\(SweepPlan.defaultPareto.y.name)\"] (one of: \(MetricID.namesList))"))
       }
     }
     guard problems.isEmpty else { throw fail(problems) }

@@ -54,14 +54,13 @@ extension RunCommand {
     _ report: RunReport
   ) -> (metric: String, policy: String, value: Double)? {
     var widest: (metric: String, policy: String, value: Double)?
-    for name in Metric.headline {
-      guard let index = Metric.all.firstIndex(where: { $0.name == name }) else { continue }
+    for id in Metric.headline {
       for (policy, named) in report.result.policies.enumerated() {
-        guard let interval = report.interval(policy: policy, metric: index) else { continue }
+        guard let interval = report.interval(policy: policy, metric: id) else { continue }
         let half = (interval.high - interval.low) / 2
         guard half.isFinite, half > 0 else { continue }
         let relative = interval.mean == 0 ? Double.infinity : half / abs(interval.mean)
-        if relative > (widest?.value ?? -1) { widest = (name, named.name, relative) }
+        if relative > (widest?.value ?? -1) { widest = (id.name, named.name, relative) }
       }
     }
     return widest

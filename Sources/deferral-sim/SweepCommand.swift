@@ -144,7 +144,7 @@ enum SweepCommand {
     say(
       "\(name): \(outcome.points) points, \(outcome.events) events, "
         + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
-    say("Pareto front (\(plan.pareto.x) vs \(plan.pareto.y), lower is better):")
+    say("Pareto front (\(plan.pareto.x.name) vs \(plan.pareto.y.name), lower is better):")
     for line in outcome.frontLines { say("  " + line) }
     say(wrote)
   }

@@ -58,7 +58,7 @@ struct TraceLife {
     zip(tally.screenInterrupted, interruptingScreens).reduce(0) { $0 + ($1.1 ? $1.0 : 0) }
   }
 
-  var displayed: Int { outcomes.filter { $0.outcome == "displayed" }.count }
+  var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count }
 
   /// Whether the life had `outcome` (one of ``TraceCommand/outcomes`` but `differ`).
   func had(_ outcome: String) -> Bool {

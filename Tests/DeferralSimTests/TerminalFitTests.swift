@@ -13,7 +13,7 @@ struct TerminalFitTests {
     text.split(separator: "\n", omittingEmptySubsequences: false).map(\.count).max() ?? 0
   }
 
-  static let headline = Metric.headline + ["value_per_1k_users"]
+  static let headline = (Metric.headline + [.valuePer1kUsers]).map(\.name)
 
   @Test(arguments: [60, 80, 120])
   func runAndMergeFitTheWidth(columns: Int) throws {

@@ -49,9 +49,9 @@ enum DecisionFixture {
     return RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
   }
 
-  static func mean(_ report: RunReport, _ policy: String, _ metric: String) -> Double? {
+  static func mean(_ report: RunReport, _ policy: String, _ metric: MetricID) -> Double? {
     let index = report.result.policies.firstIndex { $0.name == policy }!
-    return report.interval(policy: index, metric: RunReport.metricIndex(metric))?.mean
+    return report.interval(policy: index, metric: metric)?.mean
   }
 }
 
@@ -63,7 +63,7 @@ struct DecisionTests {
     let best = try #require(decision.rows.first)
     #expect(decision.basis == "value")
     #expect(best.verdict == "recommended")
-    #expect(DecisionFixture.mean(report, best.policy, "onboarding_interruption_rate") == 0)
+    #expect(DecisionFixture.mean(report, best.policy, .onboardingInterruptionRate) == 0)
     let auto = try #require(decision.rows.first { $0.policy == "storekit-auto" })
     #expect(auto.verdict == "worse")
     #expect((auto.differenceToBest?.high ?? 0) < 0)

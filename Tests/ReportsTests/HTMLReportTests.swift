@@ -256,24 +256,6 @@ struct HTMLReportTests {
     #expect(value.range == range)
   }
 
-  @Test func paretoFrontKeepsUndominatedPointsAndTies() {
-    let points: [(x: Double, y: Double)] = [(1, 5), (2, 3), (3, 4), (0.5, 9), (2, 3), (4, 1)]
-    #expect(HTMLReport.paretoFront(points) == [0, 1, 3, 4, 5])
-    #expect(HTMLReport.paretoFront([]) == [])
-  }
-
-  /// The report's front agrees with the terminal table's.
-  @Test func frontAgreesWithTheTerminalTable() {
-    let report = HTMLReportFixture.report()
-    let data = _ReportData(report)
-    let names = data.paretoFront(x: "onboarding_interruption_rate", y: "consent_latency_p99_s")
-      .map { data.names[$0] }
-    #expect(
-      names
-        == TerminalTable.paretoFront(
-          report, x: "onboarding_interruption_rate", y: "consent_latency_p99_s"))
-  }
-
   /// A sweep-sized trade-off plot labels only its front and stays well-formed.
   @Test func tradeOffChartScalesToAGrid() throws {
     var points: [TradeOffPoint] = []
@@ -287,7 +269,7 @@ struct HTMLReportTests {
           duration: try #require(MeanInterval(values: [y, y * 1.2]))))
     }
     let svg = HTMLReport.tradeOffChart(points)
-    let front = HTMLReport.paretoFront(points.map { ($0.onboarding.mean, $0.duration.mean) })
+    let front = Pareto.front(points.map { ($0.onboarding.mean, $0.duration.mean) })
     let labels = svg.components(separatedBy: "class=\"point-label").count - 1
     #expect(labels >= 1 && labels <= front.count)
     for index in points.indices where !front.contains(index) {

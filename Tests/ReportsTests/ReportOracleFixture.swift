@@ -51,10 +51,10 @@ enum ReportOracleFixture {
     tally.newUsersOnboarding = 10 + k
     tally.newUsersCompleted = 5 + k
     tally.users = 1000 + k
-    tally.issued = issued(k: k)
-    tally.displayed = displayed(k: k)
-    tally.expired = expired(k: k)
-    tally.pending = pending(k: k)
+    tally.issued = PerReason(lanes: issued(k: k))
+    tally.displayed = PerReason(lanes: displayed(k: k))
+    tally.expired = PerReason(lanes: expired(k: k))
+    tally.pending = PerReason(lanes: pending(k: k))
     for value in consentLatencies(k: k) { tally.latency[0].record(value) }
     for value in consentHolds(k: k) { tally.hold[0].record(value) }
     for value in billingLatencies(k: k) { tally.latency[1].record(value) }

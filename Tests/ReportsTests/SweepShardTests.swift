@@ -96,7 +96,7 @@ struct SweepShardTests {
     let plan = try Self.plan()
     var partial = try Self.partial(plan, shard: 0, of: 1)
     partial.tallies[1].removeLast()
-    partial.tallies[0][0][0].issued.removeLast()
+    partial.tallies[0][0][0].issued.lanes.removeLast()
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("edited-\(UUID().uuidString).json").path
     try partial.encoded().write(toFile: path, atomically: true, encoding: .utf8)
@@ -145,8 +145,8 @@ struct SweepTradeOffTests {
       with: "\"pareto\": [\"onboarding_interruption_rate\", \"\(y)\"], \"compare\"")
     let plan = try SweepShardTests.plan(source)
     let outcome = try plan.run(jobs: 2, file: "tiny.json")
-    #expect(outcome.tradeOffMetric == plotted)
-    let index = try #require(Metric.all.firstIndex { $0.name == plotted })
+    #expect(outcome.tradeOffMetric.name == plotted)
+    let index = try #require(MetricID(name: plotted)).index
     #expect(!outcome.tradeOff.isEmpty)
     // Every plotted point carries that metric's mean, as sweep.csv has it.
     let rows = outcome.sweep.text.split(separator: "\n").map {

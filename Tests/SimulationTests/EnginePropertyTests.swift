@@ -227,8 +227,8 @@ struct LittlesLawTests {
         issued += 1
         let end: Double
         switch outcome.outcome {
-        case "displayed": end = outcome.displayedAt!
-        case "expired":
+        case .displayed: end = outcome.displayedAt!
+        case .expired:
           end = traced.steps.first { $0.what == .expired && $0.message == outcome.message }!.time
         default: end = scenario.horizon
         }

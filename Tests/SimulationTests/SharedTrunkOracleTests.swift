@@ -27,7 +27,7 @@ struct SharedTrunkOracleTests {
     }
     mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int) {
       lines.append(
-        "\(policy) \(user) \(outcome.message) \(outcome.outcome) \(outcome.deliveredAt ?? -1) "
+        "\(policy) \(user) \(outcome.message) \(outcome.outcome.rawValue) \(outcome.deliveredAt ?? -1) "
           + "\(outcome.displayedAt ?? -1) \(outcome.attempts) \(outcome.forced)")
     }
   }

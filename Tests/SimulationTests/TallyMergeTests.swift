@@ -16,13 +16,13 @@ struct TallyMergeTests {
     tally.newUsersOnboarding = 15 + k
     tally.newUsersCompleted = 12 + k
     tally.users = 100 * k
-    tally.issued = [1, 2, 3, 4, 5].map { $0 * k + 10 }
-    tally.displayed = [1, 2, 3, 4, 5].map { $0 * k }
+    tally.issued = PerReason(lanes: [1, 2, 3, 4, 5].map { $0 * k + 10 })
+    tally.displayed = PerReason(lanes: [1, 2, 3, 4, 5].map { $0 * k })
     tally.expired = [k, 0, 1, 0, 2]
-    tally.pending = [9, 10, 11, 12, 13].map { $0 - k }
+    tally.pending = PerReason(lanes: [9, 10, 11, 12, 13].map { $0 - k })
     for value in 1...k { tally.latency[0].record(Double(value) * 100) }
     for value in 1...k { tally.hold[0].record(Double(value)) }
-    tally.latencySumMilliseconds = [1000, 0, 0, 0, 7].map { Int64($0 * k) }
+    tally.latencySumMilliseconds = PerReason(lanes: [1000, 0, 0, 0, 7].map { Int64($0 * k) })
     tally.consentDeadlineMisses = k
     tally.consentDeadlinesDue = 3 * k
     tally.fallbackFired = 2 * k

@@ -63,7 +63,7 @@ public final class MessageLog: Sendable {
       line += number(outcome.displayedAt.map { $0 - outcome.issuedAt }) + ","
       line += outcome.screen.map { log.screenNames[$0] + "," + log.screenKinds[$0] } ?? ","
       line += outcome.forced ? ",true," : ",false,"
-      line += "\(outcome.attempts),\(outcome.outcome)\n"
+      line += "\(outcome.attempts),\(outcome.outcome.rawValue)\n"
       fputs(line, file)
     }
 

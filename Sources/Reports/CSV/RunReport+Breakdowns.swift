@@ -82,7 +82,7 @@ extension RunReport {
     var table = CSVTable(header: header)
     for (policy, name) in policyNames.enumerated() {
       let total = pooled(policy)
-      for lane in 0..<5 {
+      for lane in 0..<Reason.laneCount {
         var row: [CSVField] = [
           .text(name), .text(Engine.laneName(lane)), .integer(total.issued[lane]),
           .integer(total.displayed[lane]), .integer(total.expired[lane]),

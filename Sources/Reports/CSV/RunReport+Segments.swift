@@ -9,22 +9,39 @@ extension RunReport {
     /// What the metric can take: its interval stays inside.
     var range: ValueRange = .nonNegative
     var value: @Sendable (SegmentTally) -> Double?
+
+    init(
+      name: String, range: ValueRange = .nonNegative,
+      _ value: @escaping @Sendable (SegmentTally) -> Double?
+    ) {
+      self.name = name
+      self.range = range
+      self.value = value
+    }
+
+    /// The segment's share of metric `id`, under the metric's name.
+    init(
+      _ id: MetricID, range: ValueRange = .nonNegative,
+      _ value: @escaping @Sendable (SegmentTally) -> Double?
+    ) {
+      self.init(name: id.name, range: range, value)
+    }
   }
 
   static let segmentMetrics: [SegmentMetric] = [
     SegmentMetric(name: "users") { Double($0.users) },
-    SegmentMetric(name: "onboarding_interruption_rate", range: .unit) {
+    SegmentMetric(.onboardingInterruptionRate, range: .unit) {
       ratio($0.onboardingRunsInterrupted, $0.onboardingRunsStarted)
     },
-    SegmentMetric(name: "consent_latency_p50_s") { $0.consentLatency.quantile(0.5) },
-    SegmentMetric(name: "consent_latency_p99_s") { $0.consentLatency.quantile(0.99) },
-    SegmentMetric(name: "consent_deadline_miss_rate", range: .unit) {
+    SegmentMetric(.consentLatencyP50) { $0.consentLatency.quantile(0.5) },
+    SegmentMetric(.consentLatencyP99) { $0.consentLatency.quantile(0.99) },
+    SegmentMetric(.consentDeadlineMissRate, range: .unit) {
       ratio($0.consentDeadlineMisses, $0.consentDeadlinesDue)
     },
-    SegmentMetric(name: "fallback_fired_per_1k_users") {
+    SegmentMetric(.fallbackFiredPer1kUsers) {
       $0.users > 0 ? Double($0.fallbackFired) * 1000 / Double($0.users) : nil
     },
-    SegmentMetric(name: "messages_pending_at_end") { Double($0.pending) },
+    SegmentMetric(.messagesPendingAtEnd) { Double($0.pending) },
   ]
 
   /// Per policy, segment and headline metric: the mean over replications with data and its

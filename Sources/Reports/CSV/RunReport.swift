@@ -30,6 +30,11 @@ public struct RunReport: Sendable {
     MeanInterval(values: values[policy][metric].compactMap { $0 }, range: Metric.all[metric].range)
   }
 
+  /// ``interval(policy:metric:)`` of the metric `id`.
+  public func interval(policy: Int, metric id: MetricID) -> MeanInterval? {
+    interval(policy: policy, metric: id.index)
+  }
+
   public var summary: CSVTable {
     var table = CSVTable(header: [
       "policy", "metric", "mean", "ci95_low", "ci95_high", "replications",

@@ -2,7 +2,7 @@ import Simulation
 
 extension Decision {
   /// The front's metrics: onboarding interruptions against consent deadlines missed.
-  static let frontMetrics = ["onboarding_interruption_rate", "consent_deadline_miss_rate"]
+  static let frontMetrics: [MetricID] = [.onboardingInterruptionRate, .consentDeadlineMissRate]
 
   /// The value basis: rank by mean value per 1000 users, compare each with the best on the
   /// same users, bootstrap the probability of being best.
@@ -11,7 +11,7 @@ extension Decision {
   ) -> (
     rows: [Row], sentences: [String]
   ) {
-    let metric = RunReport.metricIndex("value_per_1k_users")
+    let metric = MetricID.valuePer1kUsers.index
     let names = report.result.policies.map(\.name)
     let means = names.indices.map { report.interval(policy: $0, metric: metric) }
     let order = names.indices.sorted { a, b in
@@ -98,16 +98,16 @@ extension Decision {
     let names = report.result.policies.map(\.name)
     let unit = "\(model.unit) per 1,000 users"
     let total = report.pairedInterval(
-      best, base, metric: RunReport.metricIndex("value_per_1k_users"))
-    let parts: [(label: String, metric: String, amount: Double)] = [
-      ("onboarding", "value_onboarding_per_1k_users", model.onboardingCompleted),
-      ("consent deadlines", "value_consent_per_1k_users", model.consentDeadlineMissed),
-      ("billing issues", "value_billing_per_1k_users", model.billingIssueUnresolved),
-      ("checkout", "value_checkout_per_1k_users", model.checkoutInterrupted),
-      ("immersive screens", "value_immersive_per_1k_users", model.immersiveInterrupted),
+      best, base, metric: .valuePer1kUsers)
+    let parts: [(label: String, metric: MetricID, amount: Double)] = [
+      ("onboarding", .valueOnboardingPer1kUsers, model.onboardingCompleted),
+      ("consent deadlines", .valueConsentPer1kUsers, model.consentDeadlineMissed),
+      ("billing issues", .valueBillingPer1kUsers, model.billingIssueUnresolved),
+      ("checkout", .valueCheckoutPer1kUsers, model.checkoutInterrupted),
+      ("immersive screens", .valueImmersivePer1kUsers, model.immersiveInterrupted),
     ]
     let pieces = parts.filter { $0.amount > 0 }.compactMap { part -> String? in
-      report.pairedInterval(best, base, metric: RunReport.metricIndex(part.metric)).map {
+      report.pairedInterval(best, base, metric: part.metric).map {
         "\(part.label) \(amount($0.mean, model.unit, signed: true))"
       }
     }
@@ -120,7 +120,7 @@ extension Decision {
   /// The front basis: the policies not dominated on the means of the two front metrics;
   /// dominance claimed only where paired intervals show it.
   static func byFront(_ report: RunReport) -> (rows: [Row], sentences: [String]) {
-    let metrics = frontMetrics.map(RunReport.metricIndex)
+    let metrics = frontMetrics.map(\.index)
     let names = report.result.policies.map(\.name)
     let front = frontIndices(report)
     var rows: [Row] = []
@@ -153,18 +153,8 @@ extension Decision {
     return (rows, sentences)
   }
 
-  /// Indices of the policies on the front of the two metrics' means, by onboarding rate.
+  /// Indices of the policies on the front of the two metrics' means, in report order.
   static func frontIndices(_ report: RunReport) -> [Int] {
-    let metrics = frontMetrics.map(RunReport.metricIndex)
-    let withData = report.result.policies.indices.filter { policy in
-      metrics.allSatisfy { report.interval(policy: policy, metric: $0) != nil }
-    }
-    let points = withData.map { policy in
-      (
-        x: report.interval(policy: policy, metric: metrics[0])!.mean,
-        y: report.interval(policy: policy, metric: metrics[1])!.mean
-      )
-    }
-    return HTMLReport.paretoFront(points).map { withData[$0] }
+    report.paretoFront(x: frontMetrics[0], y: frontMetrics[1])
   }
 }

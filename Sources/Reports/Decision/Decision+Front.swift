@@ -9,7 +9,7 @@ extension Decision {
   /// other), and pairs the intervals cannot separate on either metric are called
   /// indistinguishable, with the largest difference the intervals allow.
   public static func frontSentences(_ report: RunReport) -> [String] {
-    let metrics = frontMetrics.map(RunReport.metricIndex)
+    let metrics = frontMetrics.map(\.index)
     let names = report.result.policies.map(\.name)
     let front = frontIndices(report)
     let label = "Pareto front (onboarding interruptions vs consent deadlines missed)"

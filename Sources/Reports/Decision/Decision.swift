@@ -51,7 +51,7 @@ public struct Decision: Sendable {
       "basis", "rank", "policy", "verdict", "metric", "mean", "ci95_low", "ci95_high",
       "diff_to_recommended", "diff_ci95_low", "diff_ci95_high", "probability_best",
     ])
-    let metric = basis == "value" ? "value_per_1k_users" : "onboarding_interruption_rate"
+    let metric = (basis == "value" ? MetricID.valuePer1kUsers : .onboardingInterruptionRate).name
     for row in rows {
       table.append([
         .text(basis), .integer(row.rank), .text(row.policy), .text(row.verdict), .text(metric),

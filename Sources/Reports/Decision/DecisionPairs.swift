@@ -18,6 +18,11 @@ extension RunReport {
       values: differences(a, b, metric: metric), range: Metric.all[metric].differenceRange)
   }
 
+  /// ``pairedInterval(_:_:metric:)`` of the metric `id`.
+  public func pairedInterval(_ a: Int, _ b: Int, metric id: MetricID) -> MeanInterval? {
+    pairedInterval(a, b, metric: id.index)
+  }
+
   /// How `a` compares with `b` on a metric where lower is better, by the paired interval.
   func pairedOrder(_ a: Int, _ b: Int, metric: Int) -> PairedOrder {
     let list = differences(a, b, metric: metric)
@@ -37,13 +42,6 @@ extension RunReport {
     return noWorse && orders.contains(.lower)
   }
 
-  /// The index of metric `name`; traps on a name not in ``Metric/all`` (a programming error).
-  static func metricIndex(_ name: String) -> Int {
-    guard let index = Metric.all.firstIndex(where: { $0.name == name }) else {
-      preconditionFailure("No metric named \(name)")
-    }
-    return index
-  }
 }
 
 /// The paired comparison of `a` with `b` on one metric (`a − b`).

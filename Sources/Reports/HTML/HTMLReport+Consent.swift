@@ -1,5 +1,5 @@
-import CGSL
 import Foundation
+import MessageDeferral
 import Simulation
 
 extension HTMLReport {
@@ -63,19 +63,9 @@ extension HTMLReport {
         low, "earliest consent deadline \(Chart.durationTickLabel(low))",
         low < high ? (low, high) : nil
       )
-    case .exponential(let mean):
-      return median(mean * log(2))
-    case .lognormal(let median, _):
-      return Self.median(median)
-    case .gamma(let shape, let scale):
-      return median(gsl_cdf_gamma_Pinv(0.5, shape, scale))
-    case .weibull(let shape, let scale):
-      return median(scale * pow(log(2), 1 / shape))
+    case .exponential, .lognormal, .gamma, .weibull:
+      return (spec.median, "median consent deadline \(Chart.durationTickLabel(spec.median))", nil)
     }
-  }
-
-  private static func median(_ value: Double) -> (Double, String, (Double, Double)?) {
-    (value, "median consent deadline \(Chart.durationTickLabel(value))", nil)
   }
 
   /// In words, how the deadlines are spread (for the caption).
@@ -99,14 +89,15 @@ extension HTMLReport {
     var rows = ""
     for (policy, name) in data.names.enumerated() {
       let tally = data.pooled[policy]
-      let issued = tally.issued[0]
-      let displayed = tally.displayed[0]
+      let issued = tally.issued[.priceIncreaseConsent]
+      let displayed = tally.displayed[.priceIncreaseConsent]
       let share =
         issued > 0 ? Chart.fixed(Double(displayed) / Double(issued) * 100, 1) + "% displayed" : ""
       let label = shortName(name) + (displayed == 0 ? ": none displayed" : ", " + share)
       entries.append(LegendEntry(label: label, style: data.styles[policy], symbol: .line))
       if displayed > 0 {
-        curves.append((policy, cumulativeCurve(tally.latency[0], from: from, to: to)))
+        curves.append(
+          (policy, cumulativeCurve(tally.latency[.priceIncreaseConsent], from: from, to: to)))
       }
       // Under 1 ms a histogram knows only that, unless the value is exactly 0.
       func text(_ seconds: Double?) -> String {
@@ -114,8 +105,10 @@ extension HTMLReport {
         if seconds == 0 { return "0" }
         return seconds < LatencyHistogram.lowerBound ? "&lt; 1 ms" : Chart.duration(seconds)
       }
-      let quantiles = [0.5, 0.9, 0.99].map { text(tally.latency[0].quantile($0)) }
-      let holds = [0.5, 0.99].map { text(tally.hold[0].quantile($0)) }
+      let quantiles = [0.5, 0.9, 0.99].map {
+        text(tally.latency[.priceIncreaseConsent].quantile($0))
+      }
+      let holds = [0.5, 0.99].map { text(tally.hold[.priceIncreaseConsent].quantile($0)) }
       rows += "<tr><th scope=\"row\">\(Chart.escape(name))</th><td>\(grouped(issued))</td>"
       rows += "<td>\(grouped(displayed))</td><td>\(issued > 0 ? share : "—")</td>"
       rows += (quantiles + holds).map { "<td>\($0)</td>" }.joined() + "</tr>\n"
@@ -172,8 +165,8 @@ extension HTMLReport {
       let tally = data.pooled[curve.policy]
       let tooltip =
         "\(data.names[curve.policy]): median "
-        + (tally.latency[0].quantile(0.5).map(Chart.duration) ?? "—") + ", p99 "
-        + (tally.latency[0].quantile(0.99).map(Chart.duration) ?? "—")
+        + (tally.latency[.priceIncreaseConsent].quantile(0.5).map(Chart.duration) ?? "—") + ", p99 "
+        + (tally.latency[.priceIncreaseConsent].quantile(0.99).map(Chart.duration) ?? "—")
       canvas.beginGroup(classes: "curve", title: tooltip)
       let style = data.styles[curve.policy]
       let points = curve.points.map { (x: x($0.seconds), y: y($0.fraction)) }

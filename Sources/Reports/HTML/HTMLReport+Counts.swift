@@ -2,7 +2,7 @@ extension HTMLReport {
   /// A horizontal bar chart: one bar per policy with its 95% whisker and its value written at
   /// the end.
   static func horizontalBars(
-    _ data: _ReportData, metric: String, title: String, axisTitle: String, id: String,
+    _ data: _ReportData, metric: MetricID, title: String, axisTitle: String, id: String,
     note: (Int) -> String?
   ) -> String {
     let width = 470.0
@@ -63,15 +63,15 @@ extension HTMLReport {
 
   static func countsSection(_ data: _ReportData) -> String {
     let fallback = horizontalBars(
-      data, metric: "fallback_fired", title: "Fallbacks fired",
+      data, metric: .fallbackFired, title: "Fallbacks fired",
       axisTitle: "Messages forced past a ceiling, per replication", id: "fallback-chart"
     ) { policy in
-      data.interval(policy, "fallback_fired_per_1k_users").map {
+      data.interval(policy, .fallbackFiredPer1kUsers).map {
         Chart.number($0.mean) + " per 1k users"
       }
     }
     let failures = horizontalBars(
-      data, metric: "display_failures", title: "Display failures",
+      data, metric: .displayFailures, title: "Display failures",
       axisTitle: "Failed display attempts, per replication", id: "failures-chart"
     ) { policy in
       let tally = data.pooled[policy]
@@ -83,8 +83,8 @@ extension HTMLReport {
     for (policy, name) in data.names.enumerated() {
       let tally = data.pooled[policy]
       rows += "<tr><th scope=\"row\">\(Chart.escape(name))</th>"
-      for metric in [
-        "fallback_fired", "fallback_fired_per_1k_users", "display_attempts", "display_failures",
+      for metric: MetricID in [
+        .fallbackFired, .fallbackFiredPer1kUsers, .displayAttempts, .displayFailures,
       ] {
         rows +=
           "<td>" + (data.interval(policy, metric).map { inlineValue($0, unit: "count") } ?? "—")

@@ -1,6 +1,6 @@
 import Simulation
 
-/// What the report's sections read, computed once: intervals by metric name, paired
+/// What the report's sections read, computed once: intervals by metric, paired
 /// differences against the baseline, and per-policy tallies pooled over replications.
 struct _ReportData {
   let report: RunReport
@@ -22,23 +22,16 @@ struct _ReportData {
     styles = names.map { byName[$0]! }
   }
 
-  static func metricIndex(_ name: String) -> Int {
-    guard let index = Metric.all.firstIndex(where: { $0.name == name }) else {
-      preconditionFailure("No metric named \(name)")
-    }
-    return index
+  /// The mean and 95% interval of `metric` for `policy`, `nil` without data.
+  func interval(_ policy: Int, _ metric: MetricID) -> MeanInterval? {
+    report.interval(policy: policy, metric: metric)
   }
 
-  /// The mean and 95% interval of metric `name` for `policy`, `nil` without data.
-  func interval(_ policy: Int, _ name: String) -> MeanInterval? {
-    report.interval(policy: policy, metric: Self.metricIndex(name))
-  }
-
-  /// The paired difference `policy` − baseline of metric `name` over the replications where
-  /// both have a value, `nil` without a baseline or data.
-  func paired(_ policy: Int, _ name: String) -> MeanInterval? {
+  /// The paired difference `policy` − baseline of `id` over the replications where both have
+  /// a value, `nil` without a baseline or data.
+  func paired(_ policy: Int, _ id: MetricID) -> MeanInterval? {
     guard let baseline else { return nil }
-    let metric = Self.metricIndex(name)
+    let metric = id.index
     var differences: [Double] = []
     for replication in 0..<replications {
       if let value = report.values[policy][metric][replication],
@@ -52,41 +45,14 @@ struct _ReportData {
 
   /// The default front's metrics: onboarding interruptions against consent deadlines missed
   /// (both rates that policies move; consent p99 latency ties policies that show consent).
-  static let frontX = "onboarding_interruption_rate"
-  static let frontY = "consent_deadline_miss_rate"
+  static let frontX = MetricID.onboardingInterruptionRate
+  static let frontY = MetricID.consentDeadlineMissRate
 
-  /// The unit of metric `name` (`ratio`, `seconds`, `count`...).
-  static func unit(_ name: String) -> String {
-    Metric.all[metricIndex(name)].unit
-  }
-
-  /// The policies no other beats on both metrics (means; lower is better for both), in
-  /// report order; policies without data on either are left out.
-  func paretoFront(x: String, y: String) -> [Int] {
-    let points = names.indices.compactMap { policy -> (Int, Double, Double)? in
-      guard let a = interval(policy, x)?.mean, let b = interval(policy, y)?.mean else {
-        return nil
-      }
-      return (policy, a, b)
-    }
-    return HTMLReport.paretoFront(points.map { ($0.1, $0.2) }).map { points[$0].0 }
-  }
+  /// The policies no other beats on both metrics (``RunReport/paretoFront(x:y:)``).
+  func paretoFront(x: MetricID, y: MetricID) -> [Int] { report.paretoFront(x: x, y: y) }
 }
 
 extension HTMLReport {
-  /// The indices of the points no other point dominates (another is at most as large on both
-  /// coordinates and smaller on one; lower is better), in input order.
-  ///
-  /// - Complexity: O(n²), for the few points of a run or a sweep grid.
-  public static func paretoFront(_ points: [(x: Double, y: Double)]) -> [Int] {
-    points.indices.filter { index in
-      let point = points[index]
-      return !points.contains { other in
-        other.x <= point.x && other.y <= point.y && (other.x < point.x || other.y < point.y)
-      }
-    }
-  }
-
   /// A mean and interval as text in the metric's unit: ratios as percentages, seconds in one
   /// readable unit chosen by the mean, counts plain. Bounds are clipped to what the metric can
   /// take (nothing is negative; a ratio is at most 100%), as a t-interval over few

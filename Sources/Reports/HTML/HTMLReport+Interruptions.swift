@@ -1,10 +1,10 @@
 extension HTMLReport {
   /// The interruption metrics, one per screen kind, with their group labels.
-  static let interruptionMetrics: [(metric: String, label: String)] = [
-    ("onboarding_interruption_rate", "Onboarding runs"),
-    ("paywall_interruption_rate", "Paywall visits"),
-    ("checkout_interruption_rate", "Checkout visits"),
-    ("immersive_interruption_rate", "Immersive screen visits"),
+  static let interruptionMetrics: [(metric: MetricID, label: String)] = [
+    (.onboardingInterruptionRate, "Onboarding runs"),
+    (.paywallInterruptionRate, "Paywall visits"),
+    (.checkoutInterruptionRate, "Checkout visits"),
+    (.immersiveInterruptionRate, "Immersive screen visits"),
   ]
 
   /// Grouped bars: one group per screen kind (those with data), one bar per policy, 95%

@@ -1,30 +1,32 @@
+import MessageDeferral
+
 extension HTMLReport {
   /// Column headings for the headline metrics, in plain words.
-  static let headings: [String: String] = [
-    "onboarding_interruption_rate": "Onboarding runs interrupted",
-    "consent_latency_p50_s": "Consent latency, median",
-    "consent_latency_p99_s": "Consent latency, p99",
-    "consent_deadline_miss_rate": "Consent deadlines missed",
-    "fallback_fired_per_1k_users": "Fallbacks per 1,000 users",
-    "messages_pending_at_end": "Messages pending at the end",
+  static let headings: [MetricID: String] = [
+    .onboardingInterruptionRate: "Onboarding runs interrupted",
+    .consentLatencyP50: "Consent latency, median",
+    .consentLatencyP99: "Consent latency, p99",
+    .consentDeadlineMissRate: "Consent deadlines missed",
+    .fallbackFiredPer1kUsers: "Fallbacks per 1,000 users",
+    .messagesPendingAtEnd: "Messages pending at the end",
   ]
 
   /// The headline table: ``Metric/headline`` per policy, the best mean in each column marked
   /// (as in the terminal table), the baseline row labelled.
   static func headlineSection(_ data: _ReportData) -> String {
     let metrics = Metric.headline
-    var best: [String: Double] = [:]
+    var best: [MetricID: Double] = [:]
     for name in metrics {
       let means = data.names.indices.compactMap { data.interval($0, name)?.mean }
-      let lowerIsBetter = Metric.all[_ReportData.metricIndex(name)].lowerIsBetter
+      let lowerIsBetter = name.metric.lowerIsBetter
       if let extreme = lowerIsBetter ? means.min() : means.max() { best[name] = extreme }
     }
     var html = "<section class=\"panel\" id=\"headline\">\n<h2>Headline metrics</h2>\n"
     html += "<div class=\"table-wrap\"><table class=\"headline\">\n<thead><tr><th scope=\"col\">"
     html += "Policy</th>"
     for name in metrics {
-      html += "<th scope=\"col\" title=\"\(Chart.escape(name)) in summary.csv\">"
-      html += "\(Chart.escape(headings[name] ?? name))</th>"
+      html += "<th scope=\"col\" title=\"\(Chart.escape(name.name)) in summary.csv\">"
+      html += "\(Chart.escape(headings[name] ?? name.name))</th>"
     }
     html += "</tr></thead>\n<tbody>\n"
     for (policy, name) in data.names.enumerated() {
@@ -41,7 +43,7 @@ extension HTMLReport {
           html += "<td class=\"empty\" title=\"no data\">—</td>"
           continue
         }
-        let text = valueText(interval, unit: _ReportData.unit(metric))
+        let text = valueText(interval, unit: metric.metric.unit)
         let isBest = best[metric] == interval.mean
         html += isBest ? "<td class=\"best\">" : "<td>"
         html += "<span class=\"mean\">\(isBest ? "★ " : "")\(text.mean)</span>"
@@ -66,13 +68,13 @@ extension HTMLReport {
 
   /// The summary's sentences, as HTML (names escaped, policy names in `<strong>`).
   static func summarySentences(_ data: _ReportData) -> [String] {
-    let onboarding = "onboarding_interruption_rate"
-    let hold = "consent_hold_p99_s"
-    let miss = "consent_deadline_miss_rate"
+    let onboarding = MetricID.onboardingInterruptionRate
+    let hold = MetricID.consentHoldP99
+    let miss = MetricID.consentDeadlineMissRate
     func name(_ policy: Int) -> String { "<strong>\(Chart.escape(data.names[policy]))</strong>" }
-    func value(_ policy: Int, _ metric: String) -> String? {
+    func value(_ policy: Int, _ metric: MetricID) -> String? {
       data.interval(policy, metric).map {
-        "<span class=\"value\">\(inlineValue($0, unit: _ReportData.unit(metric)))</span>"
+        "<span class=\"value\">\(inlineValue($0, unit: metric.metric.unit))</span>"
       }
     }
     var sentences: [String] = []
@@ -130,7 +132,8 @@ extension HTMLReport {
     }
     sentences += Decision.frontSentences(data.report).map(Chart.escape)
     let silent = data.names.indices.filter {
-      data.pooled[$0].issued[0] > 0 && data.pooled[$0].displayed[0] == 0
+      data.pooled[$0].issued[.priceIncreaseConsent] > 0
+        && data.pooled[$0].displayed[.priceIncreaseConsent] == 0
     }
     for policy in silent {
       var sentence = "\(name(policy)) displayed no consent message"
@@ -138,7 +141,7 @@ extension HTMLReport {
       sentences.append(sentence + ".")
     }
     let fallbacks = data.names.indices.compactMap { policy -> (Int, Double)? in
-      guard let mean = data.interval(policy, "fallback_fired_per_1k_users")?.mean, mean > 0 else {
+      guard let mean = data.interval(policy, .fallbackFiredPer1kUsers)?.mean, mean > 0 else {
         return nil
       }
       return (policy, mean)

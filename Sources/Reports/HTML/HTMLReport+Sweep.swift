@@ -10,17 +10,17 @@ extension HTMLReport {
   /// worker count: those are in `manifest.json`), so a sweep merged from shards writes the same
   /// bytes as the sweep run whole.
   public static func renderSweep(
-    name: String, outcome: SweepOutcome, pareto: (x: String, y: String),
+    name: String, outcome: SweepOutcome, pareto: (x: MetricID, y: MetricID),
     manifest: Manifest? = nil
   ) -> String {
     var sections: [String] = [sweepHeader(name: name, outcome: outcome, manifest: manifest)]
     if !outcome.tradeOff.isEmpty {
       let yLabel =
         [
-          "consent_latency_p99_s": "Consent latency p99", "consent_hold_p99_s": "Consent hold p99",
-          "consent_deadline_miss_rate": "Consent deadlines missed",
-        ][outcome.tradeOffMetric] ?? outcome.tradeOffMetric
-      let yUnit = Metric.named(outcome.tradeOffMetric)?.unit ?? "seconds"
+          MetricID.consentLatencyP99: "Consent latency p99", .consentHoldP99: "Consent hold p99",
+          .consentDeadlineMissRate: "Consent deadlines missed",
+        ][outcome.tradeOffMetric] ?? outcome.tradeOffMetric.name
+      let yUnit = outcome.tradeOffMetric.metric.unit
       var legend = [
         LegendEntry(label: "tuned policy at a grid point (p1…)", style: .ink(), symbol: .point)
       ]
@@ -46,7 +46,7 @@ extension HTMLReport {
     }
     sections.append(sweepAxesSection(outcome, pareto: pareto))
     var list = "<section class=\"panel\" id=\"front\">\n<h2>Pareto front on "
-    list += "\(Chart.escape(pareto.x)) and \(Chart.escape(pareto.y))</h2>\n<ul>\n"
+    list += "\(Chart.escape(pareto.x.name)) and \(Chart.escape(pareto.y.name))</h2>\n<ul>\n"
     for line in outcome.frontLines { list += "<li>\(Chart.escape(line))</li>\n" }
     list += "</ul>\n</section>"
     sections.append(list)
@@ -56,7 +56,9 @@ extension HTMLReport {
   }
 
   /// One chart per Pareto metric and grid parameter, a row per parameter.
-  static func sweepAxesSection(_ outcome: SweepOutcome, pareto: (x: String, y: String)) -> String {
+  static func sweepAxesSection(
+    _ outcome: SweepOutcome, pareto: (x: MetricID, y: MetricID)
+  ) -> String {
     guard !outcome.parameterNames.isEmpty else { return "" }
     var html =
       "<section class=\"panel\" id=\"axes\">\n<h2>Each metric against each parameter</h2>\n"

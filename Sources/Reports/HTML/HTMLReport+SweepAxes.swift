@@ -58,19 +58,19 @@ extension HTMLReport {
   /// labelled at
   /// its right end (``Chart/placeLabels(_:obstacles:area:)``).
   static func sweepAxisChart(
-    _ outcome: SweepOutcome, axis: Int, metric: String, useX: Bool, id: String
+    _ outcome: SweepOutcome, axis: Int, metric: MetricID, useX: Bool, id: String
   ) -> String {
     let width = 480.0
     let frame = ChartFrame(width: width, height: 300, top: 34, right: 150, bottom: 50, left: 60)
     var canvas = ChartCanvas(width: width, height: frame.height)
     let lines = axisLines(outcome, axis: axis, useX: useX)
     let values = outcome.parameterValues[axis]
-    let unit = Metric.named(metric)?.unit ?? "count"
+    let unit = metric.metric.unit
     let intervals = lines.flatMap { $0.points.map(\.interval) }
     let y = tradeOffYAxis(
       intervals.map {
         TradeOffPoint(label: "", style: .ink(), onboarding: $0, duration: $0)
-      }, canvas: &canvas, frame: frame, yLabel: headings[metric] ?? metric,
+      }, canvas: &canvas, frame: frame, yLabel: headings[metric] ?? metric.name,
       yUnit: unit)
     // Room at the right for the whiskers of flat lines (presets the axis does not change).
     let flatCount = lines.filter { $0.points.contains { $0.index == nil } }.count
@@ -144,7 +144,7 @@ extension HTMLReport {
     if let lowest = placed.map(\.box.bottom).max(), lowest > frame.plotBottom {
       canvas.grow(toHeight: frame.height + lowest - frame.plotBottom + 4)
     }
-    let metricName = headings[metric] ?? metric
+    let metricName = headings[metric] ?? metric.name
     return canvas.svg(
       title: "\(metricName) against \(outcome.parameterNames[axis])",
       description: "Line chart: \(metricName.lowercased()) (mean with 95% interval) at each value "

@@ -43,7 +43,7 @@ extension HTMLReport {
     legend: [LegendEntry] = []
   ) -> String {
     let width = 960.0
-    let front = Set(paretoFront(points.map { ($0.onboarding.mean, $0.duration.mean) }))
+    let front = Set(Pareto.front(points.map { ($0.onboarding.mean, $0.duration.mean) }))
     let frontEntry = LegendEntry(
       label: "Pareto front: no other point better on both (filled; hollow: beaten)",
       style: .ink(), symbol: .reference)

@@ -4,6 +4,8 @@ import Simulation
 /// A reported metric: its name in the CSVs, what it means, its unit, and how it is computed
 /// from one replication's ``Tally``. Documented in the README ("Metrics").
 public struct Metric: Sendable {
+  /// The metric's identity (how code names it).
+  public var id: MetricID
   public var name: String
   public var definition: String
   public var unit: String
@@ -12,90 +14,149 @@ public struct Metric: Sendable {
   /// The value for one replication, or `nil` when it has no data (no consent issued...).
   public var value: @Sendable (Tally, Scenario) -> Double?
 
-  /// Every metric, in report order.
-  public static let all: [Metric] =
-    [
+  /// Every metric, in report order (the order of ``MetricID``'s cases).
+  public static let all: [Metric] = MetricID.allCases.map { Metric.definition(of: $0) }
+
+  /// The metrics of the terminal table, in column order.
+  public static let headline: [MetricID] = [
+    .onboardingInterruptionRate, .consentLatencyP50, .consentLatencyP99,
+    .consentDeadlineMissRate, .fallbackFiredPer1kUsers, .messagesPendingAtEnd,
+  ]
+
+  /// The metric named `name` in the CSVs, `nil` for a name that is none.
+  public static func named(_ name: String) -> Metric? { MetricID(name: name)?.metric }
+
+  /// The one place a metric's name, definition, unit and computation are written.
+  static func definition(of id: MetricID) -> Metric {
+    switch id {
+    case .onboardingInterruptionRate:
       Metric(
-        name: "onboarding_interruption_rate",
+        id: id, name: "onboarding_interruption_rate",
         definition: "onboarding runs with at least one sheet over an onboarding screen, "
           + "out of runs started", unit: "ratio", lowerIsBetter: true
-      ) { tally, _ in ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) },
+      ) { tally, _ in ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) }
+    case .onboardingCompletionRate:
       Metric(
-        name: "onboarding_completion_rate",
+        id: id, name: "onboarding_completion_rate",
         definition: "new users who completed onboarding by the horizon, out of those who started",
         unit: "ratio", lowerIsBetter: false
-      ) { tally, _ in ratio(tally.newUsersCompleted, tally.newUsersOnboarding) },
-      kindRate(.paywall), kindRate(.checkout), kindRate(.immersive),
+      ) { tally, _ in ratio(tally.newUsersCompleted, tally.newUsersOnboarding) }
+    case .paywallInterruptionRate: kindRate(id, .paywall)
+    case .checkoutInterruptionRate: kindRate(id, .checkout)
+    case .immersiveInterruptionRate: kindRate(id, .immersive)
+    case .consentLatencyMean:
       Metric(
-        name: "consent_latency_mean_s",
+        id: id, name: "consent_latency_mean_s",
         definition: "mean time from first issuance to display of price-increase consent messages "
           + "displayed by the horizon", unit: "seconds", lowerIsBetter: true
       ) { tally, _ in
-        tally.displayed[0] > 0
-          ? Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0]) : nil
-      },
-      quantile("consent_latency_p50_s", lane: 0, 0.50, "median consent latency"),
-      quantile("consent_latency_p90_s", lane: 0, 0.90, "90th percentile of consent latency"),
-      quantile("consent_latency_p99_s", lane: 0, 0.99, "99th percentile of consent latency"),
-      hold("consent_hold_p50_s", 0.50, "median"),
-      hold("consent_hold_p90_s", 0.90, "90th percentile"),
-      hold("consent_hold_p99_s", 0.99, "99th percentile"),
+        let consent = Reason.priceIncreaseConsent
+        return tally.displayed[consent] > 0
+          ? Double(tally.latencySumMilliseconds[consent]) / 1000 / Double(tally.displayed[consent])
+          : nil
+      }
+    case .consentLatencyP50:
+      quantile(
+        id, "consent_latency_p50_s", lane: .priceIncreaseConsent, 0.50, "median consent latency")
+    case .consentLatencyP90:
+      quantile(
+        id, "consent_latency_p90_s", lane: .priceIncreaseConsent, 0.90,
+        "90th percentile of consent latency")
+    case .consentLatencyP99:
+      quantile(
+        id, "consent_latency_p99_s", lane: .priceIncreaseConsent, 0.99,
+        "99th percentile of consent latency")
+    case .consentHoldP50: hold(id, "consent_hold_p50_s", 0.50, "median")
+    case .consentHoldP90: hold(id, "consent_hold_p90_s", 0.90, "90th percentile")
+    case .consentHoldP99: hold(id, "consent_hold_p99_s", 0.99, "99th percentile")
+    case .consentDeadlineMissRate:
       Metric(
-        name: "consent_deadline_miss_rate",
+        id: id, name: "consent_deadline_miss_rate",
         definition: "consent messages not displayed by their deadline (renewal), out of those "
           + "whose deadline fell within the horizon", unit: "ratio", lowerIsBetter: true
-      ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) },
-      quantile("billing_latency_p90_s", lane: 1, 0.90, "90th percentile of billing-issue latency"),
-      count("fallback_fired", "messages shown because they passed a ceiling", lowerIsBetter: true) {
-        $0.fallbackFired
-      },
+      ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) }
+    case .billingLatencyP90:
+      quantile(
+        id, "billing_latency_p90_s", lane: .billingIssue, 0.90,
+        "90th percentile of billing-issue latency")
+    case .fallbackFired:
+      count(
+        id, "fallback_fired", "messages shown because they passed a ceiling", lowerIsBetter: true
+      ) { $0.fallbackFired }
+    case .fallbackFiredPer1kUsers:
       Metric(
-        name: "fallback_fired_per_1k_users", definition: "fallback_fired per 1000 users",
+        id: id, name: "fallback_fired_per_1k_users", definition: "fallback_fired per 1000 users",
         unit: "count per 1000 users", lowerIsBetter: true
       ) { tally, _ in
         tally.users > 0 ? Double(tally.fallbackFired) * 1000 / Double(tally.users) : nil
-      },
-      count("display_attempts", "calls to display a message", lowerIsBetter: true) {
+      }
+    case .displayAttempts:
+      count(id, "display_attempts", "calls to display a message", lowerIsBetter: true) {
         $0.displayAttempts
-      },
+      }
+    case .displayFailures:
       count(
-        "display_failures", "display attempts that failed (no active scene, or failure)",
+        id, "display_failures", "display attempts that failed (no active scene, or failure)",
         lowerIsBetter: true
-      ) { $0.displayFailures },
+      ) { $0.displayFailures }
+    case .sheetsPerBreakMean:
       Metric(
-        name: "sheets_per_break_mean",
+        id: id, name: "sheets_per_break_mean",
         definition: "mean number of sheets shown back to back in one break", unit: "sheets",
         lowerIsBetter: true
       ) { tally, _ in
         tally.breaks > 0 ? Double(tally.sheetsInBreaks) / Double(tally.breaks) : nil
-      },
+      }
+    case .sheetsPerBreakMax:
       Metric(
-        name: "sheets_per_break_max", definition: "most sheets shown back to back in one break",
-        unit: "sheets", lowerIsBetter: true
-      ) { tally, _ in tally.breaks > 0 ? Double(tally.maxSheetsPerBreak) : nil },
-      count("messages_issued", "messages the App Store issued (all reasons)", lowerIsBetter: false)
-      {
-        $0.issued.reduce(0, +)
-      },
-      count("messages_displayed", "messages displayed by the horizon", lowerIsBetter: false) {
-        $0.displayed.reduce(0, +)
-      },
-      count(
-        "messages_expired", "messages that expired before being displayed", lowerIsBetter: false
-      ) { $0.expired.reduce(0, +) },
-      count(
-        "messages_pending_at_end", "messages neither displayed nor expired at the horizon",
+        id: id, name: "sheets_per_break_max",
+        definition: "most sheets shown back to back in one break", unit: "sheets",
         lowerIsBetter: true
-      ) { $0.pending.reduce(0, +) },
-    ] + valueMetrics
-
-  /// The metrics of the terminal table, in column order.
-  public static let headline = [
-    "onboarding_interruption_rate", "consent_latency_p50_s", "consent_latency_p99_s",
-    "consent_deadline_miss_rate", "fallback_fired_per_1k_users", "messages_pending_at_end",
-  ]
-
-  public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+      ) { tally, _ in tally.breaks > 0 ? Double(tally.maxSheetsPerBreak) : nil }
+    case .messagesIssued:
+      count(
+        id, "messages_issued", "messages the App Store issued (all reasons)", lowerIsBetter: false
+      ) { $0.issued.reduce(0, +) }
+    case .messagesDisplayed:
+      count(id, "messages_displayed", "messages displayed by the horizon", lowerIsBetter: false) {
+        $0.displayed.reduce(0, +)
+      }
+    case .messagesExpired:
+      count(
+        id, "messages_expired", "messages that expired before being displayed",
+        lowerIsBetter: false
+      ) { $0.expired.reduce(0, +) }
+    case .messagesPendingAtEnd:
+      count(
+        id, "messages_pending_at_end", "messages neither displayed nor expired at the horizon",
+        lowerIsBetter: true
+      ) { $0.pending.reduce(0, +) }
+    case .valuePer1kUsers: valueTotal(id)
+    case .valueOnboardingPer1kUsers:
+      valuePart(
+        id, "value_onboarding_per_1k_users",
+        "onboarding_completed × new users who completed onboarding, per 1000 users", index: 0)
+    case .valueConsentPer1kUsers:
+      valuePart(
+        id, "value_consent_per_1k_users",
+        "−consent_deadline_missed × consent deadlines missed, per 1000 users", index: 1)
+    case .valueBillingPer1kUsers:
+      valuePart(
+        id, "value_billing_per_1k_users",
+        "−billing_issue_unresolved × billing-issue messages still pending at the horizon "
+          + "(neither displayed nor expired), per 1000 users", index: 2)
+    case .valueCheckoutPer1kUsers:
+      valuePart(
+        id, "value_checkout_per_1k_users",
+        "−checkout_interrupted × checkout visits with a sheet over them, per 1000 users",
+        index: 3)
+    case .valueImmersivePer1kUsers:
+      valuePart(
+        id, "value_immersive_per_1k_users",
+        "−immersive_interrupted × immersive visits with a sheet over them, per 1000 users",
+        index: 4)
+    }
+  }
 
   /// The values the metric can take, from its unit: ratios in [0, 1], durations and counts
   /// at least 0, anything else (values in the user's units) unbounded.
@@ -115,9 +176,9 @@ public struct Metric: Sendable {
     whole > 0 ? Double(part) / Double(whole) : nil
   }
 
-  static func kindRate(_ kind: ScreenKind) -> Metric {
+  static func kindRate(_ id: MetricID, _ kind: ScreenKind) -> Metric {
     Metric(
-      name: "\(kind.rawValue)_interruption_rate",
+      id: id, name: "\(kind.rawValue)_interruption_rate",
       definition: "visits to \(kind.rawValue) screens with at least one sheet over them, out of "
         + "all visits to them", unit: "ratio", lowerIsBetter: true
     ) { tally, scenario in
@@ -131,9 +192,11 @@ public struct Metric: Sendable {
     }
   }
 
-  static func quantile(_ name: String, lane: Int, _ p: Double, _ what: String) -> Metric {
+  static func quantile(
+    _ id: MetricID, _ name: String, lane: Reason, _ p: Double, _ what: String
+  ) -> Metric {
     Metric(
-      name: name,
+      id: id, name: name,
       definition: "\(what), from first issuance to display (log-binned histogram "
         + "interpolated within the bin, within 2% of the sample quantile)", unit: "seconds",
       lowerIsBetter: true
@@ -141,21 +204,23 @@ public struct Metric: Sendable {
   }
 
   /// A quantile of the consent hold: what the policy added to the wait (``Tally/hold``).
-  static func hold(_ name: String, _ p: Double, _ what: String) -> Metric {
+  static func hold(_ id: MetricID, _ name: String, _ p: Double, _ what: String) -> Metric {
     Metric(
-      name: name,
+      id: id, name: name,
       definition: "\(what) of consent hold: time from the message's first delivery to the app "
         + "to its display, the wait the policy added (log-binned histogram interpolated "
         + "within the bin, within 2% of the sample quantile; 0 when shown at delivery)",
       unit: "seconds", lowerIsBetter: true
-    ) { tally, _ in tally.hold[0].quantile(p) }
+    ) { tally, _ in tally.hold[.priceIncreaseConsent].quantile(p) }
   }
 
   static func count(
-    _ name: String, _ definition: String, lowerIsBetter: Bool,
+    _ id: MetricID, _ name: String, _ definition: String, lowerIsBetter: Bool,
     _ count: @escaping @Sendable (Tally) -> Int
   ) -> Metric {
-    Metric(name: name, definition: definition, unit: "count", lowerIsBetter: lowerIsBetter) {
+    Metric(
+      id: id, name: name, definition: definition, unit: "count", lowerIsBetter: lowerIsBetter
+    ) {
       tally, _ in Double(count(tally))
     }
   }

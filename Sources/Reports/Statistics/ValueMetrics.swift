@@ -4,39 +4,27 @@ import Simulation
 extension Metric {
   /// The value metrics, from the scenario's `value` section (``ValueModel``), per 1000 users
   /// in the section's unit: the total and its parts (worth positive, costs negative). No data
-  /// (empty in the CSVs) when the scenario has no `value` section.
-  static let valueMetrics: [Metric] = [
+  /// (empty in the CSVs) when the scenario has no `value` section. This is the total.
+  static func valueTotal(_ id: MetricID) -> Metric {
     Metric(
-      name: "value_per_1k_users",
-      definition: "what the outcomes are worth per 1000 users: the sum of the value_*_per_1k_users "
-        + "parts below", unit: "value per 1000 users", lowerIsBetter: false
+      id: id, name: "value_per_1k_users",
+      definition: "what the outcomes are worth per 1000 users: the sum of the "
+        + "value_*_per_1k_users parts below", unit: "value per 1000 users",
+      lowerIsBetter: false
     ) { tally, scenario in
       scenario.value.map { model in
         parts(tally, scenario, model).reduce(0, +)
       }
-    },
-    valuePart(
-      "value_onboarding_per_1k_users",
-      "onboarding_completed × new users who completed onboarding, per 1000 users", index: 0),
-    valuePart(
-      "value_consent_per_1k_users",
-      "−consent_deadline_missed × consent deadlines missed, per 1000 users", index: 1),
-    valuePart(
-      "value_billing_per_1k_users",
-      "−billing_issue_unresolved × billing-issue messages still pending at the horizon "
-        + "(neither displayed nor expired), per 1000 users", index: 2),
-    valuePart(
-      "value_checkout_per_1k_users",
-      "−checkout_interrupted × checkout visits with a sheet over them, per 1000 users", index: 3),
-    valuePart(
-      "value_immersive_per_1k_users",
-      "−immersive_interrupted × immersive visits with a sheet over them, per 1000 users",
-      index: 4),
-  ]
+    }
+  }
 
-  static func valuePart(_ name: String, _ definition: String, index: Int) -> Metric {
-    Metric(name: name, definition: definition, unit: "value per 1000 users", lowerIsBetter: false) {
-      tally, scenario in
+  static func valuePart(
+    _ id: MetricID, _ name: String, _ definition: String, index: Int
+  ) -> Metric {
+    Metric(
+      id: id, name: name, definition: definition, unit: "value per 1000 users",
+      lowerIsBetter: false
+    ) { tally, scenario in
       scenario.value.map { parts(tally, scenario, $0)[index] }
     }
   }
@@ -55,7 +43,7 @@ extension Metric {
     return [
       model.onboardingCompleted * Double(tally.newUsersCompleted) * scale,
       -model.consentDeadlineMissed * Double(tally.consentDeadlineMisses) * scale,
-      -model.billingIssueUnresolved * Double(tally.pending[1]) * scale,
+      -model.billingIssueUnresolved * Double(tally.pending[.billingIssue]) * scale,
       -model.checkoutInterrupted * Double(checkout) * scale,
       -model.immersiveInterrupted * Double(immersive) * scale,
     ]

@@ -17,10 +17,8 @@ public enum TerminalTable {
 
   /// The headline table and its footnote; split into blocks of columns to fit `width`.
   static func table(_ report: RunReport, width: Int? = nil) -> String {
-    let names = Metric.headline + (report.scenario.value == nil ? [] : ["value_per_1k_users"])
-    let metrics = names.compactMap { name in
-      Metric.all.firstIndex { $0.name == name }.map { (index: $0, metric: Metric.all[$0]) }
-    }
+    let ids = Metric.headline + (report.scenario.value == nil ? [] : [.valuePer1kUsers])
+    let metrics = ids.map { (index: $0.index, metric: $0.metric) }
     let policies = report.result.policies.map(\.name)
     var cells: [[String]] = []
     var best: [Int: Double] = [:]
@@ -68,24 +66,6 @@ public enum TerminalTable {
   /// dominance claimed only where paired intervals show it (``Decision/frontSentences(_:)``).
   public static func paretoSentence(_ report: RunReport) -> String {
     Decision.frontSentences(report).joined(separator: "\n")
-  }
-
-  /// Policies not dominated on the two metrics (lower is better for both), in report order.
-  public static func paretoFront(_ report: RunReport, x: String, y: String) -> [String] {
-    guard let xi = Metric.all.firstIndex(where: { $0.name == x }),
-      let yi = Metric.all.firstIndex(where: { $0.name == y })
-    else { return [] }
-    let points = report.result.policies.indices.compactMap { policy -> (String, Double, Double)? in
-      guard let a = report.interval(policy: policy, metric: xi)?.mean,
-        let b = report.interval(policy: policy, metric: yi)?.mean
-      else { return nil }
-      return (report.result.policies[policy].name, a, b)
-    }
-    return points.filter { point in
-      !points.contains { other in
-        other.1 <= point.1 && other.2 <= point.2 && (other.1 < point.1 || other.2 < point.2)
-      }
-    }.map(\.0)
   }
 
   /// A value in a readable unit: ratios as percentages, seconds as s / min / h / d.

@@ -1,6 +1,11 @@
 import CGSL
 import MessageDeferral
 
+/// The screen index that means "no screen": before a session's first screen, the background
+/// as a transition target, a message not shown over any screen. A constant, not an optional,
+/// so the engine's per-user state stays plain integers on the hot path.
+public let noScreen = -1
+
 /// A scenario prepared for drawing: samplers and alias tables built once per run and shared,
 /// read-only, by every worker.
 public struct CompiledScenario: Sendable {
@@ -16,7 +21,8 @@ public struct CompiledScenario: Sendable {
   nonisolated(unsafe) let transitionPointers: ContiguousArray<UnsafePointer<gsl_ran_discrete_t>?>
   /// Per screen: the first index of its transitions in ``transitionTargetIndex``.
   let transitionOffset: ContiguousArray<Int32>
-  /// Every screen's transition targets, flattened: a screen index, or -1 for background.
+  /// Every screen's transition targets, flattened: a screen index, or ``noScreen`` for
+  /// background.
   let transitionTargetIndex: ContiguousArray<Int32>
   let gap: Sampler
   /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
@@ -48,7 +54,7 @@ public struct CompiledScenario: Sendable {
       offsets.append(Int32(targets.count))
       for transition in screen.transitions {
         switch transition.target {
-        case .background: targets.append(-1)
+        case .background: targets.append(Int32(noScreen))
         case .screen(let index): targets.append(Int32(index))
         }
       }

@@ -278,7 +278,7 @@ public enum Engine {
   static func checkConservation(_ result: RunResult) throws(EngineError) {
     for (replication, row) in result.tallies.enumerated() {
       for (policy, tally) in row.enumerated() {
-        for lane in 0..<5 {
+        for lane in 0..<Reason.laneCount {
           let accounted = tally.displayed[lane] + tally.expired[lane] + tally.pending[lane]
           if tally.issued[lane] != accounted {
             throw .conservationViolated(
@@ -294,6 +294,6 @@ public enum Engine {
 
   /// The report name of a reason lane (all unknown raw values share lane 4).
   public static func laneName(_ lane: Int) -> String {
-    lane < 4 ? Reason.known[lane].name : "unknown"
+    lane < Reason.known.count ? Reason.known[lane].name : "unknown"
   }
 }

@@ -50,8 +50,14 @@ public struct MessageOutcome: Sendable {
   public var screen: Int?
   public var forced: Bool
   public var attempts: Int
-  /// `displayed`, `expired` or `pending`.
-  public var outcome: String
+  public var outcome: Fate
+
+  /// What became of a message by the horizon; the raw value is its text in `messages.csv`.
+  public enum Fate: String, Sendable, CaseIterable {
+    case displayed
+    case expired
+    case pending
+  }
 }
 
 /// Receives what a simulated user does. The engine is generic over it, so a sink that
@@ -132,7 +138,7 @@ extension UserSimulator {
           screen: record.screen >= 0 ? Int(record.screen) : nil, forced: record.forced,
           attempts: Int(record.attempts),
           outcome: record.state == .displayed
-            ? "displayed" : record.state == .expired ? "expired" : "pending"),
+            ? .displayed : record.state == .expired ? .expired : .pending),
         policy: policyIndex, replication: replication, user: user)
     }
   }

@@ -51,8 +51,8 @@ struct _MessageRecord: Sendable {
   var deliveredAt = Double.nan
   var attempts: Int32 = 0
   var forced = false
-  /// Screen it was shown over (-1: not shown).
-  var screen: Int32 = -1
+  /// Screen it was shown over (``noScreen``: not shown).
+  var screen = Int32(noScreen)
 }
 
 /// Who a user is: drawn from the App Store stream, so every policy sees the same users.
@@ -77,7 +77,7 @@ struct _Life: Sendable {
   var foregroundEpoch: UInt32 = 0
   var screenEpoch: UInt32 = 0
   var timerEpoch: UInt32 = 0
-  var currentScreen = -1
+  var currentScreen = noScreen
   /// When the current screen's dwell ends (infinity while paused or in background).
   var screenEndsAt = Double.infinity
   /// Dwell left on the current screen while a sheet covers it.

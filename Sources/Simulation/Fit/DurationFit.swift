@@ -38,16 +38,8 @@ public struct FittedDuration: Sendable {
     }
   }
 
-  /// The median of the fitted distribution.
-  public var median: Double {
-    switch spec {
-    case .exponential(let mean): mean * log(2)
-    case .lognormal(let median, _): median
-    case .gamma(let shape, let scale): gsl_cdf_gamma_Pinv(0.5, shape, scale)
-    case .weibull(let shape, let scale): scale * pow(log(2), 1 / shape)
-    default: .nan
-    }
-  }
+  /// The median of the fitted distribution (``DistributionSpec/median``).
+  public var median: Double { spec.median }
 }
 
 /// Maximum-likelihood fits of durations with right-censoring.

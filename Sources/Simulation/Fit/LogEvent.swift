@@ -15,7 +15,7 @@ struct _LogEvent {
   var user: String
   var time: Double
   var kind: Kind
-  /// The screen's index in the map (screen views only), else -1.
+  /// The screen's index in the map (screen views only), else ``noScreen``.
   var screen: Int
   /// The log's own session id, when it has one.
   var session: String?
@@ -80,7 +80,7 @@ struct _LogParser {
     firstOpenNames: [String], screenViewName: String
   ) throws(FitInputError) -> _LogEvent {
     let name = eventName ?? screenViewName
-    var result = _LogEvent(user: user, time: time, kind: .other, screen: -1)
+    var result = _LogEvent(user: user, time: time, kind: .other, screen: noScreen)
     if name == screenViewName {
       guard let screen, !screen.isEmpty else {
         throw error(line, "a screen view without a screen name; fill in the screen column")

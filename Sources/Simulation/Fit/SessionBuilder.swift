@@ -8,7 +8,7 @@ struct _UserState {
   var sessionOpen = false
   var session: String?
   var sessionCount = 0
-  var screen = -1
+  var screen = noScreen
   var screenSince = 0.0
   var lastActivity = 0.0
   var previousSessionEnd = 0.0
@@ -111,7 +111,7 @@ struct _SessionBuilder {
     }
     state.sessionOpen = true
     state.session = event.session
-    state.screen = -1
+    state.screen = noScreen
     state.screensInSession = 0
     state.path.removeAll(keepingCapacity: true)
   }
@@ -162,7 +162,7 @@ struct _SessionBuilder {
     observations.journeys.screensPerSession[state.screensInSession, default: 0] += 1
     observations.journeys.countPath(state.path)
     state.sessionOpen = false
-    state.screen = -1
+    state.screen = noScreen
     state.previousSessionEnd = end
   }
 

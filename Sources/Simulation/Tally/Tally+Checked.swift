@@ -1,3 +1,5 @@
+import MessageDeferral
+
 /// Checks for tallies read from files (partial results): every count in range, messages
 /// conserved, and merging with checked arithmetic, so that no file, however edited, makes
 /// `merge` trap.
@@ -31,10 +33,10 @@ extension Tally {
         fallbackFired, displayAttempts, displayFailures, sheets, breaks, sheetsInBreaks,
         maxSheetsPerBreak, events,
       ], names: Self.scalarNames)
-    check.count(issued, "issued")
-    check.count(displayed, "displayed")
-    check.count(expired, "expired")
-    check.count(pending, "pending")
+    check.count(issued.lanes, "issued")
+    check.count(displayed.lanes, "displayed")
+    check.count(expired.lanes, "expired")
+    check.count(pending.lanes, "pending")
     check.count(latencySumMilliseconds.map(Int.init), "latencySumMilliseconds", bounded: false)
     check.count([Int(simulatedSeconds)], names: ["simulatedSeconds"], bounded: false)
     check.count(variates.counts, "variates.counts", bounded: false)
@@ -108,11 +110,11 @@ extension Tally {
       scalars[8], scalars[9], scalars[10], scalars[11], scalars[12], scalars[13], scalars[15]
     )
     maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
-    check.add(&issued, other.issued, "issued")
-    check.add(&displayed, other.displayed, "displayed")
-    check.add(&expired, other.expired, "expired")
-    check.add(&pending, other.pending, "pending")
-    for lane in 0..<5 {
+    check.add(&issued.lanes, other.issued.lanes, "issued")
+    check.add(&displayed.lanes, other.displayed.lanes, "displayed")
+    check.add(&expired.lanes, other.expired.lanes, "expired")
+    check.add(&pending.lanes, other.pending.lanes, "pending")
+    for lane in 0..<Reason.laneCount {
       check.add(&latency[lane], other.latency[lane], "latency[\(lane)]")
       check.add(&hold[lane], other.hold[lane], "hold[\(lane)]")
       check.add64(

@@ -24,18 +24,18 @@ public struct Tally: Sendable, Codable, Equatable {
   public var users = 0
 
   /// Per reason lane (``Reason/laneIndex``): issued, displayed, expired, pending at the end.
-  public var issued = [Int](repeating: 0, count: 5)
-  public var displayed = [Int](repeating: 0, count: 5)
-  public var expired = [Int](repeating: 0, count: 5)
-  public var pending = [Int](repeating: 0, count: 5)
+  public var issued = PerReason(repeating: 0)
+  public var displayed = PerReason(repeating: 0)
+  public var expired = PerReason(repeating: 0)
+  public var pending = PerReason(repeating: 0)
   /// Per reason lane: latency from first issuance to display.
-  public var latency: [LatencyHistogram]
+  public var latency = PerReason(repeating: LatencyHistogram())
   /// Per reason lane: the hold, from the message's first delivery to the app (the first moment
   /// any policy could have shown it) to display: the wait the policy itself added, apart from
   /// how long the user stayed away from the app.
-  public var hold: [LatencyHistogram]
+  public var hold = PerReason(repeating: LatencyHistogram())
   /// Per reason lane: sum of latencies in whole milliseconds (for exact means).
-  public var latencySumMilliseconds = [Int64](repeating: 0, count: 5)
+  public var latencySumMilliseconds = PerReason<Int64>(repeating: 0)
 
   /// Consent messages whose deadline passed (within the horizon) before they were displayed.
   public var consentDeadlineMisses = 0
@@ -64,15 +64,13 @@ public struct Tally: Sendable, Codable, Equatable {
     screenVisits = Array(repeating: 0, count: screenCount)
     screenInterrupted = Array(repeating: 0, count: screenCount)
     screenMilliseconds = Array(repeating: 0, count: screenCount)
-    latency = (0..<5).map { _ in LatencyHistogram() }
-    hold = (0..<5).map { _ in LatencyHistogram() }
     segments = UserSegment.allCases.map { _ in SegmentTally() }
   }
 
   /// Whether every per-screen array has `screens` entries and every per-reason array one per
   /// lane: what ``merge(_:)`` needs of a tally read from a file.
   public func hasShape(screens: Int) -> Bool {
-    let lanes = 5
+    let lanes = Reason.laneCount
     return screenVisits.count == screens && screenInterrupted.count == screens
       && screenMilliseconds.count == screens
       && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
@@ -94,7 +92,7 @@ public struct Tally: Sendable, Codable, Equatable {
     newUsersOnboarding += other.newUsersOnboarding
     newUsersCompleted += other.newUsersCompleted
     users += other.users
-    for lane in 0..<5 {
+    for lane in 0..<Reason.laneCount {
       issued[lane] += other.issued[lane]
       displayed[lane] += other.displayed[lane]
       expired[lane] += other.expired[lane]
