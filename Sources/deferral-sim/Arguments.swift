@@ -192,6 +192,9 @@ struct ParsedArguments {
     return values[option.name] ?? []
   }
 
+  /// Whether the command's spec declares `option`.
+  func isDeclared(_ option: OptionSpec) -> Bool { declared.contains(option.name) }
+
   /// Whether the flag `option` was given.
   func isFlagGiven(_ option: OptionSpec) -> Bool {
     assert(declared.contains(option.name), "'\(command)' reads undeclared '--\(option.name)'")

@@ -163,6 +163,10 @@ extension ParsedArguments {
 
   /// Whether `flag` was given.
   func flag(_ flag: Flag) -> Bool { isFlagGiven(flag.spec) }
+
+  /// Whether the command offers `option` at all (a group read by commands that offer only
+  /// some of its options).
+  func declares(_ option: some OptionDeclaration) -> Bool { isDeclared(option.declaration) }
 }
 
 extension CommandSpec {

@@ -66,13 +66,14 @@ struct ExecutionOptions {
   var jobs: Int
   /// The shard to run, if `--shard` was given.
   var shard: (index: Int, count: Int)?
-  /// Whether users share the trunk of their lives across policies (no `--no-shared-trunk`).
+  /// Whether users share the trunk of their lives across policies (no `--no-shared-trunk`;
+  /// always, for a command that does not offer it).
   var sharedTrunk: Bool
 
   init(_ parsed: ParsedArguments) throws(UsageError) {
     jobs = try parsed.value(Self.jobs) ?? ProcessInfo.processInfo.activeProcessorCount
     shard = try parsed.value(Self.shard)
-    sharedTrunk = !parsed.flag(Self.noSharedTrunk)
+    sharedTrunk = !(parsed.declares(Self.noSharedTrunk) && parsed.flag(Self.noSharedTrunk))
   }
 }
 
