@@ -45,14 +45,52 @@ public indirect enum ConfigValue: Equatable, Sendable {
   }
 }
 
-/// One problem found in a configuration: where (a JSON path such as
-/// `$.policies[2].ceilings.price_increase_consent`) and what, with how to fix it.
-public struct ConfigIssue: Error, Equatable, Sendable {
+/// One problem found in an input file: where (a JSON path such as
+/// `$.policies[2].ceilings.price_increase_consent`, or a line and column) and what, with how
+/// to fix it. The one problem type of policies, scenarios, sweeps and studies
+/// (`ScenarioErrors.Problem` is this type), so no layer converts one into another.
+public struct ConfigIssue: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The JSON path of the offending value; empty when the problem concerns the file as a
+  /// whole (unreadable, not JSON).
   public var path: String
+  /// What is wrong, then `; ` and how to fix it.
   public var message: String
-  public init(path: String, message: String) {
+  /// Where in the file the offending value (or the syntax error) is, when known.
+  public var position: SourcePosition?
+
+  public init(path: String, message: String, position: SourcePosition? = nil) {
     self.path = path
     self.message = message
+    self.position = position
+  }
+
+  /// `$.path: message`, or `line L, column C: message` for a syntax error.
+  public var description: String {
+    if !path.isEmpty { return "\(path): \(message)" }
+    if let position { return "\(position): \(message)" }
+    return message
+  }
+}
+
+/// A place in a source text: a 1-based line and a 1-based column.
+///
+/// Columns count Unicode scalars (characters, as an editor shows them), not bytes: a line
+/// `"é": 1` has the colon at column 4. Lines are separated by line feeds (`\n`); a carriage
+/// return before it (`\r\n`) is whitespace on the line it ends.
+public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
+
+  public init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
+  /// `line 3, column 14`.
+  public var description: String { "line \(line), column \(column)" }
+
+  public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+    (lhs.line, lhs.column) < (rhs.line, rhs.column)
   }
 }
 

@@ -12,6 +12,18 @@ struct OptionSpec: Sendable {
   var repeatable = false
   /// A one-letter spelling, `-u` for `--users`, or `nil`.
   var short: Character?
+  /// What shell completion offers for the value.
+  var completion = Completion.none
+
+  /// What shell completion offers for an option's value.
+  enum Completion: Sendable, Equatable {
+    /// Nothing in particular (files, as the shell does by default).
+    case none
+    /// These words.
+    case choices([String])
+    /// Folders.
+    case folders
+  }
 
   static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
     OptionSpec(name: name, valueName: nil, help: help, short: short)
@@ -75,12 +87,14 @@ struct UsageError: Error, Equatable {
 
 /// The options and positional arguments of one command, parsed and checked against its spec.
 struct ParsedArguments {
-  private(set) var values: [String: [String]] = [:]
-  private(set) var flags: Set<String> = []
+  private var values: [String: [String]] = [:]
+  private var flags: Set<String> = []
   private(set) var positionals: [String] = []
   /// Whether `--help` or `-h` was given.
   private(set) var wantsHelp = false
   let command: String
+  /// The names the command's spec declares: reading any other is a programming error.
+  private let declared: Set<String>
 
   /// Parses `arguments` (without the program and command names) against `spec`.
   ///
@@ -89,6 +103,7 @@ struct ParsedArguments {
   /// flag, a repeated option that is not repeatable, and a wrong number of positionals.
   init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
     command = spec.name
+    declared = Set(spec.options.map(\.name))
     var index = 0
     var optionsEnded = false
     while index < arguments.count {
@@ -170,66 +185,20 @@ struct ParsedArguments {
     }
   }
 
-  /// Whether the flag `--name` was given.
-  func flag(_ name: String) -> Bool { flags.contains(name) }
-
-  /// The last value of `--name`, if given.
-  func value(_ name: String) -> String? { values[name]?.last }
-
-  /// Every value of a repeatable `--name`, in the order given.
-  func allValues(_ name: String) -> [String] { values[name] ?? [] }
-
-  /// The value of `--name` as an integer within `range`, if given.
-  func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard let text = value(name) else { return nil }
-    guard let number = Int(text.replacingUnderscores()), range.contains(number) else {
-      throw UsageError(
-        message: "'--\(name)' must be a whole number from \(range.lowerBound) to "
-          + "\(range.upperBound), not '\(text)'",
-        command: command)
-    }
-    return number
+  /// The texts given for `option`, in order. Options are read through typed handles
+  /// (``Option``, ``Flag``); one the command does not declare is a mistake in the tool.
+  func rawValues(of option: OptionSpec) -> [String] {
+    assert(declared.contains(option.name), "'\(command)' reads undeclared '--\(option.name)'")
+    return values[option.name] ?? []
   }
 
-  /// The value of `--name` as an unsigned 64-bit integer, if given.
-  func unsigned(_ name: String) throws(UsageError) -> UInt64? {
-    guard let text = value(name) else { return nil }
-    guard let number = UInt64(text.replacingUnderscores()) else {
-      throw UsageError(
-        message: "'--\(name)' must be a whole number from 0 to \(UInt64.max), not '\(text)'",
-        command: command)
-    }
-    return number
-  }
+  /// Whether the command's spec declares `option`.
+  func isDeclared(_ option: OptionSpec) -> Bool { declared.contains(option.name) }
 
-  /// The value of `--name` as a number in (0, `bound`), if given.
-  func positiveNumber(_ name: String, below bound: Double) throws(UsageError) -> Double? {
-    guard let text = value(name) else { return nil }
-    guard let number = Double(text), number > 0, number < bound else {
-      throw UsageError(
-        message: "'--\(name)' must be a number above 0 and below \(bound), such as 0.05, "
-          + "not '\(text)'", command: command)
-    }
-    return number
-  }
-
-  /// The value of `--name`, which must be one of `choices`, if given.
-  func choice(_ name: String, in choices: [String]) throws(UsageError) -> String? {
-    guard let text = value(name) else { return nil }
-    guard choices.contains(text) else {
-      var message = "'--\(name)' must be one of \(choices.joined(separator: ", ")), not '\(text)'"
-      if let near = Spelling.closest(to: text, in: choices) {
-        message += "; did you mean '\(near)'?"
-      }
-      throw UsageError(message: message, command: command)
-    }
-    return text
-  }
-
-  /// The value of `--name` split at commas, empty items removed, if given.
-  func list(_ name: String) -> [String]? {
-    guard let text = value(name) else { return nil }
-    return text.split(separator: ",").map { String($0).trimmed() }.filter { !$0.isEmpty }
+  /// Whether the flag `option` was given.
+  func isFlagGiven(_ option: OptionSpec) -> Bool {
+    assert(declared.contains(option.name), "'\(command)' reads undeclared '--\(option.name)'")
+    return flags.contains(option.name)
   }
 }
 
@@ -238,7 +207,7 @@ extension String {
     count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 
-  fileprivate func replacingUnderscores() -> String {
+  func replacingUnderscores() -> String {
     String(filter { $0 != "_" })
   }
 

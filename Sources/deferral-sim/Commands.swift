@@ -27,34 +27,7 @@ enum Commands {
       abstract: "Simulate a scenario under every policy and write the reports.",
       positionalUsage: "[SCENARIO]",
       positionalCount: (0, 1),
-      options: [
-        .value("policies", "a,b,...", "Policies to compare (default: the scenario's)."),
-        .value(
-          "baseline", "name", "Policy the others are compared against (default: storekit-auto)."),
-        .value("users", "n", "Users per replication (overrides the scenario).", short: "u"),
-        .value("replications", "r", "Replications (overrides the scenario).", short: "r"),
-        .value("seed", "s", "Run seed (overrides the scenario)."),
-        .value("jobs", "j", "Worker threads (default: the number of cores).", short: "j"),
-        .value("out", "dir", "Output folder (default: results/<scenario name>/).", short: "o"),
-        .value("shard", "K/N", "Run only shard K of N and write a partial result (see merge)."),
-        .flag("messages-log", "Also write messages.csv, one row per message."),
-        .flag("events-log", "Also write events.csv (screen views, for 'fit') and events-map.json."),
-        .flag("no-report", "Do not write report.html."),
-        .flag("quiet", "No progress line on standard error.", short: "q"),
-        .flag(
-          "no-shared-trunk",
-          "Simulate each user once per policy from the start (same results, slower)."),
-        .value(
-          "format", "table|csv|json",
-          "What goes to standard output: the table (default), or summary.csv as CSV or JSON."),
-        TerminalWidth.option,
-        .value(
-          "precision", "rel",
-          "Add replications until every headline metric's 95% half-width is below REL of its "
-            + "mean (e.g. 0.05)."),
-        .value(
-          "max-replications", "n", "The most replications --precision may run (default 64)."),
-      ],
+      declaring: RunCommand.options,
       discussion:
         "Without SCENARIO the embedded default scenario (indie-subscription) is used.\n\n"
         + "--precision starts from the scenario's (or --replications') count and doubles it until\n"
@@ -119,13 +92,18 @@ enum Commands {
             output.out("\(path): ok")
           }
         } catch let errors as ScenarioErrors {
-          output.err(errors.description)
-          status = ExitStatus.usage
+          // Every file is checked: its problems are printed and the next one read.
+          let failure = Failure(errors)
+          output.err(failure.message)
+          status = failure.status
         }
       }
       return status
     }
   )
+
+  /// `policies --json`.
+  static let policiesJSON = Flag("json", "Print each preset's full configuration as JSON.")
 
   static let policies = Command(
     spec: CommandSpec(
@@ -133,10 +111,10 @@ enum Commands {
       abstract: "List the built-in deferral policies.",
       positionalUsage: "",
       positionalCount: (0, 0),
-      options: [.flag("json", "Print each preset's full configuration as JSON.")]
+      declaring: [policiesJSON]
     ),
     execute: { arguments, output in
-      if arguments.flag("json") {
+      if arguments.flag(policiesJSON) {
         let document = ConfigValue.object(
           PolicyCatalog.presets.map {
             ConfigValue.Member(

@@ -38,15 +38,10 @@ enum Completions {
   /// Every command name, `help` included.
   static var commandNames: [String] { Commands.all.map(\.spec.name) + ["help"] }
 
-  /// The values an option's argument takes, when they are a fixed list.
+  /// The values an option's argument takes, when they are a fixed list (its declaration's).
   static func choices(_ option: OptionSpec) -> [String]? {
-    switch option.name {
-    case "policy", "policies", "baseline": return PolicyCatalog.presetNames
-    case "find": return TraceCommand.outcomes
-    default:
-      guard let valueName = option.valueName, valueName.contains("|") else { return nil }
-      return valueName.split(separator: "|").map(String.init)
-    }
+    if case .choices(let words) = option.completion { return words }
+    return nil
   }
 
   static func spellings(_ option: OptionSpec) -> [String] {
@@ -77,7 +72,7 @@ enum Completions {
           valueCases.append(
             "        \(pattern)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" "
               + "-- \"$cur\")); return;;")
-        } else if option.name == "out" {
+        } else if option.completion == .folders {
           valueCases.append("        \(pattern)) COMPREPLY=($(compgen -d -- \"$cur\")); return;;")
         } else {
           valueCases.append("        \(pattern)) COMPREPLY=(); return;;")
@@ -140,7 +135,7 @@ enum Completions {
         if option.valueName != nil {
           if let choices = choices(option) {
             action = ":\(option.name):(\(choices.joined(separator: " ")))"
-          } else if option.name == "out" {
+          } else if option.completion == .folders {
             action = ":folder:_files -/"
           } else {
             action = ":\(option.name): "

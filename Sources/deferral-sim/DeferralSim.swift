@@ -70,16 +70,10 @@ struct DeferralSim {
         return 0
       }
       return try command.execute(parsed, output)
-    } catch let error as UsageError {
-      output.err(
-        "error: \(visible(error.message))\nSee 'deferral-sim \(command.spec.name) --help'.")
-      return ExitStatus.usage
-    } catch let error as ToolError {
-      output.err("error: \(visible(error.message))")
-      return error.status
     } catch {
-      output.err("error: \(visible(String(describing: error)))")
-      return ExitStatus.failure
+      let failure = Failure(error)
+      output.err(failure.text(command: command.spec.name))
+      return failure.status
     }
   }
 
@@ -134,27 +128,6 @@ enum ExitStatus {
   static let usage: Int32 = 2
 }
 
-/// An error that ends a command with a message and an exit status.
-struct ToolError: Error {
-  var message: String
-  var status: Int32
-
-  /// Bad input (a scenario file, a policy definition): exit 2.
-  static func input(_ message: String) -> ToolError {
-    ToolError(message: message, status: ExitStatus.usage)
-  }
-
-  /// Bad policy definitions read from `file`, one line each: exit 2.
-  static func input(_ issues: ConfigIssues, file: String) -> ToolError {
-    input(issues.issues.map { "\(file): \($0.path): \($0.message)" }.joined(separator: "\n"))
-  }
-
-  /// A failure while running (an unwritable folder): exit 1.
-  static func failure(_ message: String) -> ToolError {
-    ToolError(message: message, status: ExitStatus.failure)
-  }
-}
-
 /// Where a command prints; a protocol so tests can capture what is printed.
 protocol OutputStreams: Sendable {
   func out(_ text: String)
@@ -179,33 +152,4 @@ struct StandardStreams: OutputStreams {
   }
 
   var errorIsTerminal: Bool { isatty(2) == 1 }
-}
-
-extension OutputFolder {
-  /// A command's output folder, created if needed; failing to create it is a failure of the
-  /// run (exit 1), not bad input.
-  static func forCommand(at path: String, mode: Mode = .replace) throws -> OutputFolder {
-    do {
-      return try OutputFolder(path: path, mode: mode)
-    } catch {
-      throw ToolError(error)
-    }
-  }
-
-  /// Commits the staged files, mapping a failure to its exit status.
-  func commitForCommand() throws {
-    do {
-      try commit()
-    } catch {
-      throw ToolError(error)
-    }
-  }
-}
-
-extension ToolError {
-  /// An output folder's error: exit 2 for a path that cannot be a folder, else 1.
-  init(_ error: OutputError) {
-    self.init(
-      message: error.message, status: error.isUsage ? ExitStatus.usage : ExitStatus.failure)
-  }
 }

@@ -11,13 +11,7 @@ enum FitCommand {
     abstract: "Fit a scenario to screen-view analytics logs.",
     positionalUsage: "EVENTS...",
     positionalCount: (1, nil),
-    options: [
-      .value("map", "file", "The map: screen kinds, onboarding order, session timeout (required)."),
-      .value(
-        "out", "file", "Where to write the scenario (default: results/fit-<name>/scenario.json)."),
-      .value("seed", "s", "Seed of the predictive check's simulation (default 42)."),
-      .flag("no-report", "Do not write fit-report.html (and skip the predictive check)."),
-    ],
+    declaring: [map, out, seed, noReport],
     discussion:
       "EVENTS are read in order, streaming: a user's events must be in time order (fit does not\n"
       + "sort). Formats: generic CSV or JSON lines (user_id,timestamp,screen[,event,session]),\n"
@@ -25,41 +19,41 @@ enum FitCommand {
       + "fit-report.html is written next to the scenario. The map's keys and every rule:\n"
       + "scenarios/fit-samples/README.md.")
 
+  static let map = Option.text(
+    "map", "file", "The map: screen kinds, onboarding order, session timeout (required).")
+  /// A file, not a folder as in ``OutputOptions``; completed as a folder, as it always was.
+  static let out = Option.text(
+    "out", "file", "Where to write the scenario (default: results/fit-<name>/scenario.json).",
+    completion: .folders)
+  static let seed = Option.unsigned(
+    "seed", "s", "Seed of the predictive check's simulation (default 42).")
+  static let noReport = OutputOptions.noReport.help(
+    "Do not write fit-report.html (and skip the predictive check).")
+
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
-    guard let mapPath = parsed.value("map") else {
+    guard let mapPath = try parsed.value(Self.map) else {
       throw UsageError(
         message: "'--map MAP.json' is required: it gives each screen's kind", command: "fit")
     }
-    let seed = try parsed.unsigned("seed") ?? 42
-    let result: FitResult
-    let map: FitMap
-    do {
-      map = try FitMap.load(contentsOf: mapPath)
-      result = try ScenarioFit.fit(files: parsed.positionals, map: map)
-    } catch {
-      throw ToolError.input(error.description)
-    }
-    let outPath = parsed.value("out") ?? "results/fit-\(result.scenario.name)/scenario.json"
+    let seed = try parsed.value(Self.seed) ?? 42
+    let map = try FitMap.load(contentsOf: mapPath)
+    let result = try ScenarioFit.fit(files: parsed.positionals, map: map)
+    let outPath = try parsed.value(Self.out) ?? "results/fit-\(result.scenario.name)/scenario.json"
     let folderPath = (outPath as NSString).deletingLastPathComponent
     // Files added one by one beside others (a scenarios folder, the current one): not a unit.
-    let folder = try OutputFolder.forCommand(
-      at: folderPath.isEmpty ? "." : folderPath, mode: .shared)
+    let folder = try OutputFolder(path: folderPath.isEmpty ? "." : folderPath, mode: .shared)
     let fileName = (outPath as NSString).lastPathComponent
     var written = [outPath]
-    do {
-      try folder.write(result.scenarioJSON, to: fileName)
-      if !parsed.flag("no-report") {
-        let simulated = PredictiveCheck.simulate(
-          result.scenario, users: min(result.observations.users, 20_000), seed: seed,
-          like: result.observations, timeout: map.sessionTimeout)
-        let html = FitReport.render(
-          result, simulated: simulated, toolVersion: DeferralSim.version,
-          commandLine: CommandLine.arguments)
-        try folder.write(html, to: "fit-report.html")
-        written.append((folder.path as NSString).appendingPathComponent("fit-report.html"))
-      }
-    } catch {
-      throw ToolError(error)
+    try folder.write(result.scenarioJSON, to: fileName)
+    if !parsed.flag(Self.noReport) {
+      let simulated = PredictiveCheck.simulate(
+        result.scenario, users: min(result.observations.users, 20_000), seed: seed,
+        like: result.observations, timeout: map.sessionTimeout)
+      let html = FitReport.render(
+        result, simulated: simulated, toolVersion: DeferralSim.version,
+        commandLine: CommandLine.arguments)
+      try folder.write(html, to: "fit-report.html")
+      written.append((folder.path as NSString).appendingPathComponent("fit-report.html"))
     }
     printSummary(result, output: output)
     output.out("Wrote \(written.joined(separator: ", "))")

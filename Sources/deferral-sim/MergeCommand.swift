@@ -11,18 +11,13 @@ enum MergeCommand {
     abstract: "Combine the partial results of a sharded run, sweep or robust into its reports.",
     positionalUsage: "PARTIAL... | FOLDER",
     positionalCount: (1, nil),
-    options: [
-      .value(
-        "out", "dir",
+    declaring: [
+      OutputOptions.out.help(
         "Output folder (default: results/<scenario name>/, results/sweep-<name>/ or "
-          + "results/robust-<name>/).",
-        short: "o"),
-      .value(
-        "partial-out", "file",
-        "Write the merge of these partials as one partial result instead of reports."),
-      .flag("no-report", "Do not write report.html."),
-      .flag("quiet", "Accepted for symmetry with run; merge prints no progress.", short: "q"),
-      TerminalWidth.option,
+          + "results/robust-<name>/)."),
+      partialOut, OutputOptions.noReport,
+      OutputOptions.quiet.help("Accepted for symmetry with run; merge prints no progress."),
+      OutputOptions.wide,
     ],
     discussion:
       "Give every partial-K-of-N.json of one run (run --shard), sweep (sweep --shard) or\n"
@@ -34,21 +29,20 @@ enum MergeCommand {
       + "seeds, versions or shard counts, edited partials, and missing or repeated shards, are\n"
       + "refused (exit 2).")
 
+  static let partialOut = Option.text(
+    "partial-out", "file",
+    "Write the merge of these partials as one partial result instead of reports.")
+
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let started = Date()
-    let partialOut = parsed.value("partial-out")
-    if partialOut != nil, parsed.value("out") != nil {
+    let partialOut = try parsed.value(Self.partialOut)
+    if partialOut != nil, parsed.isGiven(OutputOptions.out) {
       throw UsageError(
         message: "give either '--out' (reports) or '--partial-out' (one merged partial), "
           + "not both", command: "merge")
     }
-    let merged: PartialFile
-    do {
-      merged = try PartialFile.merge(
-        PartialFile.paths(parsed.positionals), complete: partialOut == nil)
-    } catch {
-      throw ToolError.input(error.message)
-    }
+    let merged = try PartialFile.merge(
+      PartialFile.paths(parsed.positionals), complete: partialOut == nil)
     if let partialOut {
       return try writePartial(merged, to: partialOut, output: output)
     }
@@ -64,21 +58,17 @@ enum MergeCommand {
   ) throws -> Int32 {
     let parent = (path as NSString).deletingLastPathComponent
     // One file added to a folder others may share (shards, other merges): not a unit.
-    let folder = try OutputFolder.forCommand(at: parent.isEmpty ? "." : parent, mode: .shared)
+    let folder = try OutputFolder(path: parent.isEmpty ? "." : parent, mode: .shared)
     let name = (path as NSString).lastPathComponent
     let covers: ShardCoverage
     let shards: Int
-    do {
-      switch merged {
-      case .run(let partial):
-        try folder.write(try partial.encoded(), to: name)
-        (covers, shards) = (partial.covers, partial.shards)
-      case .sweep(let partial):
-        try folder.write(try partial.encoded(), to: name)
-        (covers, shards) = (partial.covers, partial.shards)
-      }
-    } catch let error as OutputError {
-      throw ToolError(error)
+    switch merged {
+    case .run(let partial):
+      try folder.write(try partial.encoded(), to: name)
+      (covers, shards) = (partial.covers, partial.shards)
+    case .sweep(let partial):
+      try folder.write(try partial.encoded(), to: name)
+      (covers, shards) = (partial.covers, partial.shards)
     }
     output.out(
       "Wrote \(path): shards \(covers.description) of \(shards) (\(covers.count) of \(shards)); "
@@ -90,14 +80,10 @@ enum MergeCommand {
   static func mergeRun(
     _ merged: PartialResult, _ parsed: ParsedArguments, started: Date, output: any OutputStreams
   ) throws -> Int32 {
-    let scenario: Scenario
-    do {
-      scenario = try merged.scenario(file: parsed.positionals[0])
-    } catch {
-      throw ToolError.input(error.message)
-    }
-    let outPath = parsed.value("out") ?? "results/\(scenario.name)"
-    let folder = try OutputFolder.forCommand(at: outPath)
+    let scenario = try merged.scenario(file: parsed.positionals[0])
+    let written = try OutputOptions(parsed, defaultFolder: "results/\(scenario.name)")
+    let outPath = written.folder
+    let folder = try OutputFolder(path: outPath)
     let result = RunResult(policies: scenario.policies, tallies: merged.tallies)
     let manifest = Manifest(
       toolVersion: DeferralSim.version, commandLine: CommandLine.arguments,
@@ -107,8 +93,8 @@ enum MergeCommand {
       events: merged.events)
     try RunCommand.writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder, extraFiles: [],
-      htmlReport: !parsed.flag("no-report"), output: output,
-      width: TerminalWidth.resolve(wide: parsed.flag("wide")))
+      htmlReport: written.htmlReport, output: output,
+      width: TerminalWidth.resolve(wide: parsed.flag(OutputOptions.wide)))
     return ExitStatus.success
   }
 
@@ -123,19 +109,16 @@ enum MergeCommand {
     let outcome: SweepOutcome
     do {
       (plan, outcome) = try merged.outcome()
-    } catch let error as ScenarioErrors {
-      throw ToolError.input(error.description)
-    } catch let error as PartialError {
-      throw ToolError.input(error.message)
-    } catch let error as ConfigIssues {
-      throw ToolError.input(error, file: merged.sweepName)
+    } catch let issues as ConfigIssues {
+      throw ScenarioErrors(file: merged.sweepName, issues)
     }
-    let outPath = parsed.value("out") ?? "results/sweep-\(merged.sweepName)"
-    let folder = try OutputFolder.forCommand(at: outPath)
+    let written = try OutputOptions(parsed, defaultFolder: "results/sweep-\(merged.sweepName)")
+    let outPath = written.folder
+    let folder = try OutputFolder(path: outPath)
     try SweepCommand.write(
       outcome, plan: plan, name: merged.sweepName, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, jobs: 1, output: output,
-      width: TerminalWidth.resolve(wide: parsed.flag("wide")))
+      htmlReport: written.htmlReport, started: started, jobs: 1, output: output,
+      width: TerminalWidth.resolve(wide: parsed.flag(OutputOptions.wide)))
     return ExitStatus.success
   }
 }

@@ -11,14 +11,10 @@ enum RobustCommand {
     abstract: "Run every policy across plausible worlds; report how often each is best.",
     positionalUsage: "UNCERTAINTY",
     positionalCount: (1, 1),
-    options: [
-      .value("jobs", "j", "Worker threads (default: the number of cores).", short: "j"),
-      .value(
-        "shard", "K/N",
-        "Run only shard K of N of every world and write a partial result (see merge)."),
-      .value("out", "dir", "Output folder (default: results/robust-<file name>/).", short: "o"),
-      .flag("no-report", "Do not write report.html."),
-      .flag("quiet", "No progress line on standard error.", short: "q"),
+    declaring: [
+      ExecutionOptions.jobs, ExecutionOptions.shard(ofEvery: "world"),
+      OutputOptions.out(default: "results/robust-<file name>/"), OutputOptions.noReport,
+      OutputOptions.quiet,
     ],
     discussion:
       "UNCERTAINTY is a JSON file: a scenario with a value section, ranges for uncertain\n"
@@ -32,23 +28,16 @@ enum RobustCommand {
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let path = parsed.positionals[0]
-    let plan: RobustPlan
-    let worlds: [RobustWorld]
-    do {
-      plan = try RobustPlan.load(contentsOf: path)
-      worlds = try plan.drawWorlds(file: path)
-    } catch {
-      throw ToolError.input(error.description)
-    }
-    let jobs =
-      try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+    let plan = try RobustPlan.load(contentsOf: path)
+    let worlds = try plan.drawWorlds(file: path)
+    let execution = try ExecutionOptions(parsed)
+    let (jobs, shard) = (execution.jobs, execution.shard)
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-    let outPath = parsed.value("out") ?? "results/robust-\(name)"
-    let shard = try RunCommand.parseShard(parsed.value("shard"), command: "robust")
-    let folder = try OutputFolder.forCommand(
-      at: outPath, mode: shard == nil ? .replace : .shared)
+    let written = try OutputOptions(parsed, defaultFolder: "results/robust-\(name)")
+    let outPath = written.folder
+    let folder = try OutputFolder(path: outPath, mode: shard == nil ? .replace : .shared)
     let started = Date()
-    let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
+    let showProgress = output.errorIsTerminal && !written.quiet
     let meter = ProgressMeter(
       enabled: showProgress, points: worlds.count, pointName: "world", output: output)
     var progress: (@Sendable (Int, Int, RunProgress) -> Void)?
@@ -59,8 +48,6 @@ enum RobustCommand {
     do {
       defer { meter.finish() }
       tallies = try plan.simulate(worlds: worlds, jobs: jobs, shard: shard, progress: progress)
-    } catch let error as EngineError {
-      throw ToolError.failure(error.description)
     }
     if let shard {
       let fileName = PartialResult.fileName(shard: shard.index, shards: shard.count)
@@ -68,11 +55,7 @@ enum RobustCommand {
         toolVersion: DeferralSim.version, studyName: name, plan: plan, worlds: worlds,
         blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
         tallies: tallies)
-      do {
-        try folder.write(try partial.encoded(), to: fileName)
-      } catch let error as OutputError {
-        throw ToolError(error)
-      }
+      try folder.write(try partial.encoded(), to: fileName)
       output.out(
         "\(name): shard \(shard.index)/\(shard.count) of \(worlds.count) worlds, "
           + "\(partial.events) events, "
@@ -82,7 +65,7 @@ enum RobustCommand {
     }
     try write(
       plan.outcome(worlds: worlds, tallies: tallies), plan: plan, worlds: worlds, name: name,
-      folder: folder, outPath: outPath, htmlReport: !parsed.flag("no-report"), started: started,
+      folder: folder, outPath: outPath, htmlReport: written.htmlReport, started: started,
       output: output)
     return ExitStatus.success
   }
@@ -92,19 +75,13 @@ enum RobustCommand {
   static func merge(
     _ merged: SweepPartial, _ parsed: ParsedArguments, started: Date, output: any OutputStreams
   ) throws -> Int32 {
-    let result: (plan: RobustPlan, worlds: [RobustWorld], outcome: RobustOutcome)
-    do {
-      result = try merged.robustOutcome()
-    } catch let error as ScenarioErrors {
-      throw ToolError.input(error.description)
-    } catch let error as PartialError {
-      throw ToolError.input(error.message)
-    }
-    let outPath = parsed.value("out") ?? "results/robust-\(merged.sweepName)"
-    let folder = try OutputFolder.forCommand(at: outPath)
+    let result = try merged.robustOutcome()
+    let written = try OutputOptions(parsed, defaultFolder: "results/robust-\(merged.sweepName)")
+    let outPath = written.folder
+    let folder = try OutputFolder(path: outPath)
     try write(
       result.outcome, plan: result.plan, worlds: result.worlds, name: merged.sweepName,
-      folder: folder, outPath: outPath, htmlReport: !parsed.flag("no-report"), started: started,
+      folder: folder, outPath: outPath, htmlReport: written.htmlReport, started: started,
       output: output)
     return ExitStatus.success
   }
@@ -116,19 +93,15 @@ enum RobustCommand {
     folder: OutputFolder, outPath: String, htmlReport: Bool, started: Date,
     output: any OutputStreams
   ) throws {
-    do {
-      try folder.write(outcome.table.text, to: "robust.csv")
-      try folder.write(outcome.summaryTable.text, to: "robust-summary.csv")
-      try folder.write(outcome.tornadoTable.text, to: "robust-tornado.csv")
-      if htmlReport {
-        try folder.write(
-          HTMLReport.renderRobust(name: name, plan: plan, worlds: worlds, outcome: outcome),
-          to: "report.html")
-      }
-      try folder.commit()
-    } catch {
-      throw ToolError(error)
+    try folder.write(outcome.table.text, to: "robust.csv")
+    try folder.write(outcome.summaryTable.text, to: "robust-summary.csv")
+    try folder.write(outcome.tornadoTable.text, to: "robust-tornado.csv")
+    if htmlReport {
+      try folder.write(
+        HTMLReport.renderRobust(name: name, plan: plan, worlds: worlds, outcome: outcome),
+        to: "report.html")
     }
+    try folder.commit()
     let scenario = worlds[0].scenario
     output.out(
       "\(name): \(outcome.worlds) worlds (\(outcome.design.rawValue)) × "

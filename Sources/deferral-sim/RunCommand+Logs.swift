@@ -13,20 +13,16 @@ extension RunCommand {
   ) throws -> RunResult {
     let messages: MessageLog?
     let events: EventsLog?
-    do {
-      messages =
-        parsed.flag("messages-log")
-        ? try MessageLog(
-          folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
-      events =
-        parsed.flag("events-log")
-        ? try EventsLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
-        : nil
-    } catch {
-      throw ToolError.failure(error.message)
-    }
+    messages =
+      parsed.flag(messagesLog)
+      ? try MessageLog(
+        folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
+    events =
+      parsed.flag(eventsLog)
+      ? try EventsLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
+      : nil
     let result: RunResult
-    do throws(EngineError) {
+    do {
       result = try Engine.run(
         world, policies: scenario.policies, options: options,
         makeSink: { PairSink(messages?.sink(for: $0), events?.sink(for: $0)) },
@@ -39,17 +35,13 @@ extension RunCommand {
       meter.finish()
       messages?.discard()
       events?.discard()
-      throw ToolError.failure(error.description)
+      throw error
     }
-    do {
-      try messages?.finish(itemCount: Engine.itemCount(options))
-      try events?.finish(itemCount: Engine.itemCount(options))
-      if events != nil {
-        let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
-        try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
-      }
-    } catch {
-      throw ToolError.failure(error.message)
+    try messages?.finish(itemCount: Engine.itemCount(options))
+    try events?.finish(itemCount: Engine.itemCount(options))
+    if events != nil {
+      let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
+      try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
     }
     return result
   }

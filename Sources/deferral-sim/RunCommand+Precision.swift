@@ -20,12 +20,7 @@ extension RunCommand {
       var options = RunOptions(
         users: scenario.users, replications: replications, seed: scenario.seed, jobs: jobs)
       options.sharedTrunk = sharedTrunk
-      let result: RunResult
-      do throws(EngineError) {
-        result = try Engine.run(world, policies: scenario.policies, options: options)
-      } catch {
-        throw ToolError.failure(error.description)
-      }
+      let result = try Engine.run(world, policies: scenario.policies, options: options)
       let widest = widestRelativeHalfWidth(
         RunReport(scenario: scenario, result: result, baseline: scenario.baseline))
       let met = widest.map { $0.value <= relative } ?? true

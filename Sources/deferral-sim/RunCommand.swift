@@ -22,26 +22,20 @@ enum RunCommand {
     let bytes: [UInt8]
     switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
     case .success(let read): bytes = read
-    case .failure(let problem): throw ToolError.input("\(path): \(problem.message)")
+    case .failure(let problem): throw ScenarioErrors(file: path, problem)
     }
-    do {
-      let scenario = try ScenarioLoader.load(json: bytes, file: path)
-      return LoadedScenario(scenario: scenario, bytes: bytes)
-    } catch {
-      throw ToolError.input(error.description)
-    }
+    let scenario = try ScenarioLoader.load(json: bytes, file: path)
+    return LoadedScenario(scenario: scenario, bytes: bytes)
   }
 
   /// The scenario with the command line's overrides applied and checked.
   static func applyOverrides(_ parsed: ParsedArguments, to scenario: inout Scenario) throws {
-    if let users = try parsed.integer("users", in: ScenarioLoader.userBounds) {
-      scenario.users = users
-    }
-    if let replications = try parsed.integer("replications", in: ScenarioLoader.replicationBounds) {
+    if let users = try parsed.value(ScenarioOptions.users) { scenario.users = users }
+    if let replications = try parsed.value(ScenarioOptions.replications) {
       scenario.replications = replications
     }
-    if let seed = try parsed.unsigned("seed") { scenario.seed = seed }
-    if let names = parsed.list("policies") {
+    if let seed = try parsed.value(ScenarioOptions.seed) { scenario.seed = seed }
+    if let names = try parsed.value(ScenarioOptions.policies) {
       guard !names.isEmpty else {
         throw UsageError(message: "'--policies' needs at least one name", command: "run")
       }
@@ -71,7 +65,7 @@ enum RunCommand {
       }
       scenario.policies = chosen
     }
-    if let baseline = parsed.value("baseline") {
+    if let baseline = try parsed.value(ScenarioOptions.baseline) {
       scenario.baseline = baseline
     }
     if !scenario.policies.contains(where: { $0.name == scenario.baseline }) {
@@ -88,58 +82,40 @@ enum RunCommand {
     }
   }
 
-  /// `K/N` with 0 ≤ K < N ≤ 100000.
-  static func parseShard(
-    _ text: String?, command: String = "run"
-  ) throws -> (index: Int, count: Int)? {
-    guard let text else { return nil }
-    let parts = text.split(separator: "/")
-    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
-      count <= 100_000, index >= 0, index < count
-    else {
-      throw UsageError(
-        message: "'--shard' must be K/N with 0 <= K < N (for example 0/4), not '\(text)'",
-        command: command)
-    }
-    return (index, count)
-  }
-
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     var loaded = try loadScenario(parsed.positionals.first)
     try applyOverrides(parsed, to: &loaded.scenario)
-    let jobs =
-      try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
-    let shard = try parseShard(parsed.value("shard"))
-    let precision = try parsed.positiveNumber("precision", below: 1)
-    let maximumReplications =
-      try parsed.integer("max-replications", in: ScenarioLoader.replicationBounds) ?? 64
+    let execution = try ExecutionOptions(parsed)
+    let (jobs, shard) = (execution.jobs, execution.shard)
+    let precision = try parsed.value(Self.precision)
+    let maximumReplications = try parsed.value(maxReplications) ?? 64
     if precision != nil, shard != nil {
       throw UsageError(
         message: "'--precision' cannot be combined with '--shard': find the count unsharded, "
           + "then shard with --replications", command: "run")
     }
-    if precision == nil, parsed.value("max-replications") != nil {
+    if precision == nil, parsed.isGiven(maxReplications) {
       throw UsageError(
         message: "'--max-replications' bounds '--precision'; give both", command: "run")
     }
     var scenario = loaded.scenario
-    for log in ["messages-log", "events-log"] where shard != nil && parsed.flag(log) {
+    for log in [messagesLog, eventsLog] where shard != nil && parsed.flag(log) {
       throw UsageError(
-        message: "'--\(log)' cannot be combined with '--shard'; run the log unsharded",
+        message: "'--\(log.spec.name)' cannot be combined with '--shard'; run the log unsharded",
         command: "run")
     }
-    let format = try parsed.choice("format", in: ["table", "csv", "json"]) ?? "table"
-    let outPath = parsed.value("out") ?? "results/\(scenario.name)"
-    let folder = try OutputFolder.forCommand(
-      at: outPath, mode: shard == nil ? .replace : .shared)
+    let format = try parsed.value(Self.format) ?? "table"
+    let written = try OutputOptions(parsed, defaultFolder: "results/\(scenario.name)")
+    let outPath = written.folder
+    let folder = try OutputFolder(path: outPath, mode: shard == nil ? .replace : .shared)
 
     let started = Date()
-    let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
+    let showProgress = output.errorIsTerminal && !written.quiet
     let meter = ProgressMeter(enabled: showProgress, output: output)
     var options = RunOptions(
       users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs,
       shard: shard)
-    options.sharedTrunk = !parsed.flag("no-shared-trunk")
+    options.sharedTrunk = execution.sharedTrunk
     var progress: (@Sendable (RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable report in meter.update(report) }
@@ -150,13 +126,13 @@ enum RunCommand {
     if let precision {
       let found = try replicationsForPrecision(
         scenario, world: world, jobs: jobs, relative: precision, maximum: maximumReplications,
-        output: output, quiet: parsed.flag("quiet"), sharedTrunk: options.sharedTrunk)
+        output: output, quiet: written.quiet, sharedTrunk: options.sharedTrunk)
       scenario.replications = found.replications
       loaded.scenario.replications = found.replications
       options.replications = found.replications
       precise = found.result
     }
-    let logs = parsed.flag("messages-log") || parsed.flag("events-log")
+    let logs = parsed.flag(messagesLog) || parsed.flag(eventsLog)
     if let precise, !logs {
       result = precise
     } else if logs {
@@ -164,12 +140,12 @@ enum RunCommand {
         parsed, world: world, scenario: scenario, options: options, folder: folder,
         meter: meter, progress: progress)
     } else {
-      do throws(EngineError) {
+      do {
         result = try Engine.run(
           world, policies: scenario.policies, options: options, progress: progress)
       } catch {
         meter.finish()
-        throw ToolError.failure(error.description)
+        throw error
       }
     }
     meter.finish()
@@ -181,11 +157,7 @@ enum RunCommand {
         scenario: scenario, blockSize: options.blockSize, shard: shard.index, shards: shard.count,
         result: result)
       let name = PartialResult.fileName(shard: shard.index, shards: shard.count)
-      do {
-        try folder.write(try partial.encoded(), to: name)
-      } catch let error as OutputError {
-        throw ToolError(error)
-      }
+      try folder.write(try partial.encoded(), to: name)
       output.out(
         "\(scenario.name): shard \(shard.index)/\(shard.count), \(result.events) events, "
           + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s. Wrote "
@@ -201,10 +173,10 @@ enum RunCommand {
       finished: Date(), events: result.events)
     try writeReports(
       scenario: scenario, result: result, manifest: manifest, folder: folder,
-      extraFiles: (parsed.flag("messages-log") ? ["messages.csv"] : [])
-        + (parsed.flag("events-log") ? [EventsLog.fileName, FitMap.eventsMapFileName] : []),
-      htmlReport: !parsed.flag("no-report"), output: output, format: format,
-      width: TerminalWidth.resolve(wide: parsed.flag("wide")))
+      extraFiles: (parsed.flag(messagesLog) ? ["messages.csv"] : [])
+        + (parsed.flag(eventsLog) ? [EventsLog.fileName, FitMap.eventsMapFileName] : []),
+      htmlReport: written.htmlReport, output: output, format: format,
+      width: TerminalWidth.resolve(wide: parsed.flag(OutputOptions.wide)))
     return ExitStatus.success
   }
 
@@ -215,16 +187,12 @@ enum RunCommand {
     width: Int? = nil
   ) throws {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
-    do {
-      for file in report.files { try folder.write(file.table.text, to: file.name) }
-      try folder.write(manifest.json, to: "manifest.json")
-      if htmlReport {
-        try folder.write(HTMLReport.render(report, manifest: manifest), to: "report.html")
-      }
-      try folder.commit()
-    } catch {
-      throw ToolError(error)
+    for file in report.files { try folder.write(file.table.text, to: file.name) }
+    try folder.write(manifest.json, to: "manifest.json")
+    if htmlReport {
+      try folder.write(HTMLReport.render(report, manifest: manifest), to: "report.html")
     }
+    try folder.commit()
     let written = report.files.map(\.name) + extraFiles + (htmlReport ? ["report.html"] : [])
     let wrote = "Wrote \(written.joined(separator: ", ")), manifest.json to \(folder.path)/"
     if format != "table", let summary = report.files.first(where: { $0.name == "summary.csv" }) {

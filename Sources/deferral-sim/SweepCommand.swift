@@ -11,21 +11,10 @@ enum SweepCommand {
     abstract: "Run a grid of policy and scenario parameters and find the Pareto front.",
     positionalUsage: "SWEEP",
     positionalCount: (1, 1),
-    options: [
-      .value("jobs", "j", "Worker threads (default: the number of cores).", short: "j"),
-      .value(
-        "shard", "K/N",
-        "Run only shard K of N of every point and write a partial result (see merge)."),
-      .value("out", "dir", "Output folder (default: results/sweep-<file name>/).", short: "o"),
-      .flag("no-report", "Do not write report.html."),
-      .flag("quiet", "No progress line on standard error.", short: "q"),
-      .flag(
-        "no-shared-trunk",
-        "Simulate each user once per policy from the start (same results, slower)."),
-      .value(
-        "format", "table|csv|json",
-        "What goes to standard output: the front (default), or sweep.csv as CSV or JSON."),
-      TerminalWidth.option,
+    declaring: [
+      ExecutionOptions.jobs, ExecutionOptions.shard(ofEvery: "point"),
+      OutputOptions.out(default: "results/sweep-<file name>/"), OutputOptions.noReport,
+      OutputOptions.quiet, ExecutionOptions.noSharedTrunk, format, OutputOptions.wide,
     ],
     discussion:
       "SWEEP is a JSON file: a base policy, a grid of 'policy.KEY' and 'scenario.PATH'\n"
@@ -35,60 +24,49 @@ enum SweepCommand {
       + "the N partials into the same files, byte for byte (manifest.json aside: it records\n"
       + "the command, date and wall time).")
 
+  static let format = Option.choice(
+    "format", ["table", "csv", "json"],
+    "What goes to standard output: the front (default), or sweep.csv as CSV or JSON.")
+
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let path = parsed.positionals[0]
-    let plan: SweepPlan
-    do {
-      plan = try SweepPlan.load(contentsOf: path)
-    } catch {
-      throw ToolError.input(error.description)
-    }
-    let jobs =
-      try parsed.integer("jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+    let plan = try SweepPlan.load(contentsOf: path)
+    let execution = try ExecutionOptions(parsed)
+    let (jobs, shard) = (execution.jobs, execution.shard)
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-    let outPath = parsed.value("out") ?? "results/sweep-\(name)"
-    let shard = try RunCommand.parseShard(parsed.value("shard"), command: "sweep")
-    let folder = try OutputFolder.forCommand(
-      at: outPath, mode: shard == nil ? .replace : .shared)
+    let written = try OutputOptions(parsed, defaultFolder: "results/sweep-\(name)")
+    let outPath = written.folder
+    let folder = try OutputFolder(path: outPath, mode: shard == nil ? .replace : .shared)
     let started = Date()
-    let showProgress = output.errorIsTerminal && !parsed.flag("quiet")
+    let showProgress = output.errorIsTerminal && !written.quiet
     let meter = ProgressMeter(
       enabled: showProgress, points: plan.scenarioPointCount, output: output)
     var progress: (@Sendable (Int, Int, RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable point, _, report in meter.update(report, point: point) }
     }
-    // Runs the sweep's simulation, turning its errors into the tool's, and clears the
-    // progress line after.
+    // Runs the sweep's simulation, naming the sweep file in a policy's problems, and clears
+    // the progress line after.
     func simulating<T>(_ body: () throws -> T) throws -> T {
       defer { meter.finish() }
       do {
         return try body()
-      } catch let error as ScenarioErrors {
-        throw ToolError.input(error.description)
-      } catch let error as ConfigIssues {
-        throw ToolError.input(error, file: path)
-      } catch let error as EngineError {
-        throw ToolError.failure(error.description)
+      } catch let issues as ConfigIssues {
+        throw ScenarioErrors(file: path, issues)
       }
     }
     if let shard {
       let tallies = try simulating {
         try plan.simulate(
-          jobs: jobs, shard: shard, sharedTrunk: !parsed.flag("no-shared-trunk"), file: path,
+          jobs: jobs, shard: shard, sharedTrunk: execution.sharedTrunk, file: path,
           progress: progress)
       }
       let fileName = PartialResult.fileName(shard: shard.index, shards: shard.count)
-      let partial: SweepPartial
-      do {
-        partial = try SweepPartial(
-          toolVersion: DeferralSim.version, sweepName: name, plan: plan, file: path,
-          blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
-          tallies: tallies)
-        try folder.write(try partial.encoded(), to: fileName)
-      } catch let error as OutputError {
-        throw ToolError(error)
-      }
+      let partial = try SweepPartial(
+        toolVersion: DeferralSim.version, sweepName: name, plan: plan, file: path,
+        blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
+        tallies: tallies)
+      try folder.write(try partial.encoded(), to: fileName)
       output.out(
         "\(name): shard \(shard.index)/\(shard.count) of \(tallies.count) scenario point(s), "
           + "\(partial.events) events, "
@@ -96,15 +74,15 @@ enum SweepCommand {
           + "\(outPath)/\(fileName); combine the shards with 'deferral-sim merge'.")
       return ExitStatus.success
     }
-    let format = try parsed.choice("format", in: ["table", "csv", "json"]) ?? "table"
+    let format = try parsed.value(Self.format) ?? "table"
     let outcome = try simulating {
       try plan.run(
-        jobs: jobs, sharedTrunk: !parsed.flag("no-shared-trunk"), file: path, progress: progress)
+        jobs: jobs, sharedTrunk: execution.sharedTrunk, file: path, progress: progress)
     }
     try write(
       outcome, plan: plan, name: name, folder: folder, outPath: outPath,
-      htmlReport: !parsed.flag("no-report"), started: started, jobs: jobs, output: output,
-      format: format, width: TerminalWidth.resolve(wide: parsed.flag("wide")))
+      htmlReport: written.htmlReport, started: started, jobs: jobs, output: output,
+      format: format, width: TerminalWidth.resolve(wide: parsed.flag(OutputOptions.wide)))
     return ExitStatus.success
   }
 
@@ -118,20 +96,16 @@ enum SweepCommand {
     let manifest = outcome.manifest(
       toolVersion: DeferralSim.version, commandLine: CommandLine.arguments, sweepName: name,
       plan: plan, jobs: jobs, started: started, finished: Date())
-    do {
-      try folder.write(outcome.sweep.text, to: "sweep.csv")
-      try folder.write(outcome.pareto.text, to: "pareto.csv")
-      try folder.write(manifest.json, to: "manifest.json")
-      if htmlReport {
-        try folder.write(
-          HTMLReport.renderSweep(
-            name: name, outcome: outcome, pareto: plan.pareto, manifest: manifest),
-          to: "report.html")
-      }
-      try folder.commit()
-    } catch {
-      throw ToolError(error)
+    try folder.write(outcome.sweep.text, to: "sweep.csv")
+    try folder.write(outcome.pareto.text, to: "pareto.csv")
+    try folder.write(manifest.json, to: "manifest.json")
+    if htmlReport {
+      try folder.write(
+        HTMLReport.renderSweep(
+          name: name, outcome: outcome, pareto: plan.pareto, manifest: manifest),
+        to: "report.html")
     }
+    try folder.commit()
     let wrote =
       "Wrote sweep.csv, pareto.csv, manifest.json\(htmlReport ? ", report.html" : "") to \(outPath)/"
     if format != "table" {

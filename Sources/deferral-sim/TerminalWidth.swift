@@ -39,7 +39,7 @@ enum TerminalWidth {
   }
 
   /// The `--wide` flag that `run`, `sweep` and `merge` share.
-  static let option = OptionSpec.flag(
+  static let option = Flag(
     "wide",
     "Print the table in one piece, however wide (default: fit COLUMNS or the terminal).")
 }

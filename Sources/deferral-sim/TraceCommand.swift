@@ -11,18 +11,8 @@ enum TraceCommand {
     abstract: "Show one synthetic user's life event by event under one or two policies.",
     positionalUsage: "[SCENARIO]",
     positionalCount: (0, 1),
-    options: [
-      .value("policy", "name", "Policy to trace; give it twice to compare two.", repeatable: true),
-      .value("user", "n", "Which user (0-based index within the replication).", short: "u"),
-      .value("replication", "r", "Which replication (default 0).", short: "r"),
-      .value("seed", "s", "Run seed (default: the scenario's)."),
-      .flag("diff", "With two policies: only the rows where their lives differ, with context."),
-      .value("context", "n", "Rows of shared life shown around each difference (default 2)."),
-      .value(
-        "find", "outcome",
-        "List users with an outcome: interrupted, forced, missed, failed, differ."),
-      .value("limit", "n", "At most this many users with --find (default 20)."),
-      .value("format", "text|csv|json", "Output format (default text)."),
+    declaring: [
+      policy, user, replication, seed, diff, context, find, limit, format,
     ],
     discussion:
       "Each row: simulated time (day and clock, and seconds), the policy (with two: 'both'\n"
@@ -41,22 +31,45 @@ enum TraceCommand {
 
   static let outcomes = ["interrupted", "forced", "missed", "failed", "differ"]
 
+  static let policy = Option.text(
+    "policy", "name", "Policy to trace; give it twice to compare two.", repeatable: true,
+    completion: .choices(PolicyCatalog.presetNames))
+  /// Checked against the scenario's users once it is read (``Option/within(_:)``).
+  static let user = Option.integer(
+    "user", "n", "Which user (0-based index within the replication).", in: 0...Int.max,
+    short: "u")
+  static let replication = Option.integer(
+    "replication", "r", "Which replication (default 0).", in: 0...Int.max, short: "r")
+  static let seed = Option.unsigned("seed", "s", "Run seed (default: the scenario's).")
+  static let diff = Flag(
+    "diff", "With two policies: only the rows where their lives differ, with context.")
+  static let context = Option.integer(
+    "context", "n", "Rows of shared life shown around each difference (default 2).",
+    in: 0...1000)
+  static let find = Option.choice(
+    "find", outcomes, "List users with an outcome: interrupted, forced, missed, failed, differ.",
+    valueName: "outcome")
+  static let limit = Option.integer(
+    "limit", "n", "At most this many users with --find (default 20).", in: 1...1_000_000)
+  static let format = Option.choice(
+    "format", ["text", "csv", "json"], "Output format (default text).")
+
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     var loaded = try RunCommand.loadScenario(parsed.positionals.first)
-    if let seed = try parsed.unsigned("seed") { loaded.scenario.seed = seed }
+    if let seed = try parsed.value(Self.seed) { loaded.scenario.seed = seed }
     let scenario = loaded.scenario
-    let format = try parsed.choice("format", in: ["text", "csv", "json"]) ?? "text"
+    let format = try parsed.value(Self.format) ?? "text"
     let replication =
-      try parsed.integer("replication", in: 0...(scenario.replications - 1)) ?? 0
-    let names = parsed.allValues("policy")
+      try parsed.value(Self.replication.within(0...(scenario.replications - 1))) ?? 0
+    let names = try parsed.values(Self.policy)
     guard names.count <= 2 else {
       throw UsageError(message: "give '--policy NAME' once or twice", command: "trace")
     }
     let policies = try names.map { try resolve($0, in: scenario) }
     let world = CompiledScenario(scenario)
 
-    if let outcome = try parsed.choice("find", in: outcomes) {
-      if parsed.value("user") != nil {
+    if let outcome = try parsed.value(Self.find) {
+      if parsed.isGiven(Self.user) {
         throw UsageError(message: "'--find' lists users; drop '--user'", command: "trace")
       }
       let searched = policies.isEmpty ? scenario.policies : policies
@@ -65,7 +78,7 @@ enum TraceCommand {
           message: "'--find differ' compares two policies: give '--policy' twice",
           command: "trace")
       }
-      let limit = try parsed.integer("limit", in: 1...1_000_000) ?? 20
+      let limit = try parsed.value(Self.limit) ?? 20
       let found = TraceSearch.find(
         outcome, in: world, policies: searched, replication: replication, limit: limit)
       output.out(
@@ -79,15 +92,15 @@ enum TraceCommand {
         message: "give '--policy NAME' (once, or twice to compare), or '--find OUTCOME'",
         command: "trace")
     }
-    guard let user = try parsed.integer("user", in: 0...(scenario.users - 1)) else {
+    guard let user = try parsed.value(Self.user.within(0...(scenario.users - 1))) else {
       throw UsageError(
         message: "'--user N' is required (find one with '--find interrupted')", command: "trace")
     }
-    if parsed.flag("diff"), policies.count != 2 {
+    if parsed.flag(Self.diff), policies.count != 2 {
       throw UsageError(
         message: "'--diff' compares two policies: give '--policy' twice", command: "trace")
     }
-    let context = try parsed.integer("context", in: 0...1000) ?? 2
+    let context = try parsed.value(Self.context) ?? 2
     let lives = policies.map { policy in
       TraceLife(
         policy: policy,
@@ -100,15 +113,15 @@ enum TraceCommand {
     let header =
       "\(scenario.name): user \(user), replication \(replication), seed \(scenario.seed)"
     switch format {
-    case "csv": output.out(TraceRender.csv(aligned, diffOnly: parsed.flag("diff")))
+    case "csv": output.out(TraceRender.csv(aligned, diffOnly: parsed.flag(Self.diff)))
     case "json":
       output.out(
         TraceRender.json(
           aligned, lives: lives, scenario: scenario, user: user, replication: replication,
-          diffOnly: parsed.flag("diff")))
+          diffOnly: parsed.flag(Self.diff)))
     default:
       output.out(header)
-      output.out(TraceRender.text(aligned, diffOnly: parsed.flag("diff"), context: context))
+      output.out(TraceRender.text(aligned, diffOnly: parsed.flag(Self.diff), context: context))
       output.out("")
       for life in lives { output.out(life.summary) }
     }

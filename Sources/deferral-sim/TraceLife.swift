@@ -44,7 +44,8 @@ struct TraceLife {
         kind: shown >= 0 ? scenario.screens[shown].kind.rawValue : "",
         what: step.what.rawValue,
         message: step.message >= 0 ? "#\(step.message)" : "",
-        reason: step.reason?.name ?? "", decision: step.decision, why: step.why)
+        reason: step.reason?.name ?? "", decision: step.decision?.text ?? "",
+        why: step.decision?.why ?? "")
     }
   }
 

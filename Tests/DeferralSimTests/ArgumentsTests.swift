@@ -4,26 +4,68 @@ import Testing
 
 @Suite("Argument parser")
 struct ArgumentsTests {
+  static let users = Option.integer("users", "n", "Users.", in: 1...10_000)
+  static let policy = Option.text("policy", "name", "Policy.", repeatable: true)
+  static let quiet = Flag("quiet", "Quiet.")
   let spec = CommandSpec(
     name: "demo", abstract: "A demo.", positionalUsage: "[FILE]", positionalCount: (0, 1),
-    options: [
-      .value("users", "n", "Users."), .value("policy", "name", "Policy.", repeatable: true),
-      .flag("quiet", "Quiet."),
-    ])
+    declaring: [users, policy, quiet, ExecutionOptions.shard, ScenarioOptions.policies])
 
   @Test func parsesValuesFlagsAndPositionals() throws {
     let parsed = try ParsedArguments(
       ["file.json", "--users", "1_000", "--quiet", "--policy=a", "--policy", "b"], spec: spec)
     #expect(parsed.positionals == ["file.json"])
-    #expect(try parsed.integer("users", in: 1...10_000) == 1000)
-    #expect(parsed.flag("quiet"))
-    #expect(parsed.allValues("policy") == ["a", "b"])
+    #expect(try parsed.value(Self.users) == 1000)
+    #expect(parsed.flag(Self.quiet))
+    #expect(try parsed.values(Self.policy) == ["a", "b"])
+    #expect(try parsed.value(ExecutionOptions.shard) == nil)
   }
 
   @Test func doubleDashEndsOptions() throws {
     let parsed = try ParsedArguments(["--", "--quiet"], spec: spec)
     #expect(parsed.positionals == ["--quiet"])
-    #expect(!parsed.flag("quiet"))
+    #expect(!parsed.flag(Self.quiet))
+  }
+
+  @Test func typedValuesComeOutConverted() throws {
+    let parsed = try ParsedArguments(
+      ["--shard", "2/8", "--policies", " a, ,b ,"], spec: spec)
+    let shard = try #require(try parsed.value(ExecutionOptions.shard))
+    #expect(shard.index == 2 && shard.count == 8)
+    #expect(try parsed.value(ScenarioOptions.policies) == ["a", "b"])
+  }
+
+  @Test(arguments: ["2/2", "-1/4", "1/0", "1", "1/100001", "a/b"])
+  func shardOutsideItsRangeIsRefused(text: String) throws {
+    let parsed = try ParsedArguments(["--shard", text], spec: spec)
+    #expect {
+      try parsed.value(ExecutionOptions.shard)
+    } throws: { error in
+      (error as? UsageError)?.message
+        == "'--shard' must be K/N with 0 <= K < N (for example 0/4), not '\(text)'"
+    }
+  }
+
+  @Test func boundsKnownLaterNarrowAnOption() throws {
+    let parsed = try ParsedArguments(["--users", "20"], spec: spec)
+    #expect(try parsed.value(Self.users) == 20)
+    #expect {
+      try parsed.value(Self.users.within(0...19))
+    } throws: { error in
+      (error as? UsageError)?.message == "'--users' must be a whole number from 0 to 19, not '20'"
+    }
+  }
+
+  @Test func commandHelpKeepsNameAndTypeOfASharedOption() {
+    let run = RunCommand.options.map(\.declaration)
+    let sweep = SweepCommand.spec.options
+    for name in ["jobs", "out", "quiet", "no-report", "shard", "no-shared-trunk", "wide"] {
+      let inRun = run.first { $0.name == name }
+      let inSweep = sweep.first { $0.name == name }
+      #expect(inRun?.short == inSweep?.short, "\(name)")
+      #expect(inRun?.valueName == inSweep?.valueName, "\(name)")
+      #expect(inRun?.completion == inSweep?.completion, "\(name)")
+    }
   }
 
   @Test(arguments: [
@@ -44,7 +86,7 @@ struct ArgumentsTests {
 
   @Test func rejectsOutOfRangeInteger() throws {
     let parsed = try ParsedArguments(["--users", "0"], spec: spec)
-    #expect(throws: UsageError.self) { try parsed.integer("users", in: 1...10) }
+    #expect(throws: UsageError.self) { try parsed.value(Self.users) }
   }
 
   @Test func helpListsEveryOption() {

@@ -22,8 +22,8 @@ struct SharedTrunkOracleTests {
     }
     mutating func step(_ step: TraceStep) {
       lines.append(
-        "\(step.time) \(step.screen) \(step.what.rawValue) \(step.message) \(step.decision) \(step.why)"
-      )
+        "\(step.time) \(step.screen) \(step.what.rawValue) \(step.message) "
+          + String(describing: step.decision))
     }
     mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int) {
       lines.append(

@@ -32,11 +32,46 @@ public struct TraceStep: Sendable {
   /// The message concerned (index within the user), or -1.
   public var message: Int
   public var reason: Reason?
-  /// What the policy decided when told of this step ("display #2", "hold 1"...), or empty
-  /// when it was not told.
-  public var decision: String = ""
-  /// Why, in a few words (for holds: the gate, the scene, the trigger it waits for).
-  public var why: String = ""
+  /// What the policy (or StoreKit's default) decided when told of this step, for a
+  /// ``TraceWhat/policy`` row; `nil` otherwise. Reports renders it as words.
+  public var decision: TraceDecision?
+}
+
+/// What a policy answered in a traced step: a record, with times in seconds; the words a
+/// reader sees are written by Reports (`TraceText`).
+public struct TraceDecision: Sendable, Equatable {
+  /// What was decided.
+  public enum Choice: Sendable, Equatable {
+    /// Display these messages now.
+    case display([TracedDisplay])
+    /// Hold `count` messages (0: nothing is held), for `reason` (the coordinator's own
+    /// account of its gate, scene or trigger; empty when nothing is held).
+    case hold(count: Int, reason: String)
+    /// Before the app's listener is ready, StoreKit's default handles a delivered message:
+    /// displays it or holds it; the listener is ready at `listenerReadyAt`.
+    case storeKit(displays: Bool, listenerReadyAt: Double)
+  }
+
+  public var choice: Choice
+  /// When the policy asked to be woken, if it did.
+  public var wakeAt: Double?
+
+  public init(_ choice: Choice, wakeAt: Double? = nil) {
+    self.choice = choice
+    self.wakeAt = wakeAt
+  }
+}
+
+/// One display a traced decision asked for: the message's index within the user, and
+/// whether the display was forced (a fallback).
+public struct TracedDisplay: Sendable, Equatable {
+  public var message: Int
+  public var forced: Bool
+
+  public init(message: Int, forced: Bool) {
+    self.message = message
+    self.forced = forced
+  }
 }
 
 /// What became of one message at the horizon: a row of `messages.csv`.
@@ -150,39 +185,17 @@ extension UserSimulator {
     if actions.displays.isEmpty, actions.wakeAt == nil, lane.coordinator.pendingCount == 0 {
       return
     }
-    var decision: String
-    var why = ""
+    let choice: TraceDecision.Choice
     if !actions.displays.isEmpty {
-      decision =
-        "display "
-        + actions.displays.map { "#\($0.message.id)" + ($0.forced ? " (forced)" : "") }
-        .joined(separator: ", ")
+      choice = .display(
+        actions.displays.map { TracedDisplay(message: Int($0.message.id), forced: $0.forced) })
     } else {
       let held = lane.coordinator.pendingCount
-      decision = held == 0 ? "nothing held" : "hold \(held)"
-      if held > 0 { why = lane.coordinator.holdReason() }
+      choice = .hold(count: held, reason: held > 0 ? lane.coordinator.holdReason() : "")
     }
-    if let wake = actions.wakeAt { decision += "; wake at \(TraceFormat.clock(wake))" }
     sink.step(
       TraceStep(
         time: life.now, screen: life.currentScreen, what: .policy, message: -1, reason: nil,
-        decision: decision, why: why))
-  }
-}
-
-/// Times in traces as day and clock (`d3 14:05:09.250`).
-public enum TraceFormat {
-  public static func clock(_ seconds: Double) -> String {
-    let day = Int(seconds / 86400)
-    var rest = seconds - Double(day) * 86400
-    let hours = Int(rest / 3600)
-    rest -= Double(hours) * 3600
-    let minutes = Int(rest / 60)
-    rest -= Double(minutes) * 60
-    let whole = Int(rest)
-    let millis = min(999, Int(((rest - Double(whole)) * 1000).rounded()))
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-    return "d\(day) \(two(hours)):\(two(minutes)):\(two(whole)).\(ms)"
+        decision: TraceDecision(choice, wakeAt: actions.wakeAt)))
   }
 }

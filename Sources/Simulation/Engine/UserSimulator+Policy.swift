@@ -60,8 +60,9 @@ extension UserSimulator {
       sink.step(
         TraceStep(
           time: life.now, screen: life.currentScreen, what: .policy, message: -1, reason: nil,
-          decision: actions.displays.isEmpty ? "StoreKit holds it" : "StoreKit displays it",
-          why: "no listener until \(TraceFormat.clock(lane.listenerReadyAt))"))
+          decision: TraceDecision(
+            .storeKit(
+              displays: !actions.displays.isEmpty, listenerReadyAt: lane.listenerReadyAt))))
     }
     for request in actions.displays {
       attemptDisplay(request, tally: &tally)

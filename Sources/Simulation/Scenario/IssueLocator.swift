@@ -1,3 +1,5 @@
+import MessageDeferral
+
 // Locating the nodes that policy issues point at (``PolicyCatalog`` reports JSON paths only).
 
 /// Finds the nodes that a policy entry's issues point at, to give each problem a position.

@@ -1,27 +1,5 @@
 import MessageDeferral
 
-/// A place in a source text: a 1-based line and a 1-based column.
-///
-/// Columns count Unicode scalars (characters, as an editor shows them), not bytes: a line
-/// `"é": 1` has the colon at column 4. Lines are separated by line feeds (`\n`); a carriage
-/// return before it (`\r\n`) is whitespace on the line it ends.
-public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
-
-  public init(line: Int, column: Int) {
-    self.line = line
-    self.column = column
-  }
-
-  /// `line 3, column 14`.
-  public var description: String { "line \(line), column \(column)" }
-
-  public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
-    (lhs.line, lhs.column) < (rhs.line, rhs.column)
-  }
-}
-
 /// One JSON value as ``JSONReader`` read it, with the position where it starts.
 ///
 /// Objects keep their members in file order, repeated keys included (RFC 8259 leaves their

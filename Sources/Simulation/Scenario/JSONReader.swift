@@ -1,3 +1,5 @@
+import MessageDeferral
+
 /// A small JSON reader (RFC 8259) that keeps, for every value, where it was written.
 ///
 /// Input is UTF-8 bytes (a leading byte-order mark is skipped). The reader is strict: no
