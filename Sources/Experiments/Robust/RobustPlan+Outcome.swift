@@ -1,0 +1,118 @@
+import MessageDeferral
+import Reports
+import Simulation
+
+extension RobustPlan {
+  /// The study's tables and tornado from the tallies of every world (all shards merged).
+  public func outcome(worlds: [RobustWorld], tallies: [[[Tally]]]) -> RobustOutcome {
+    precondition(worlds.count == tallies.count, "one tally set per world")
+    let names = worlds[0].scenario.policies.map(\.name)
+    let valueIndex = Metric.all.firstIndex { $0.name == RobustOutcome.decidingMetric }!
+    var table = CSVTable(
+      header: ["world"] + parameters.map(\.name) + [
+        "policy", "metric", "mean", "ci95_low", "ci95_high", "replications",
+      ])
+    var values: [[Double]] = []  // values[world][policy]
+    var events = 0
+    for (world, worldTallies) in zip(worlds, tallies) {
+      let result = RunResult(policies: world.scenario.policies, tallies: worldTallies)
+      events += result.events
+      let report = RunReport(
+        scenario: world.scenario, result: result, baseline: world.scenario.baseline)
+      // Every world has a value section (checked when drawn), so every replication has a value.
+      let worldValues = names.indices.map {
+        report.interval(policy: $0, metric: valueIndex)?.mean ?? 0
+      }
+      let best = worldValues.max() ?? 0
+      let prefix: [CSVField] = [.integer(world.index + 1)] + world.labels.map { .text($0) }
+      for (policy, name) in names.enumerated() {
+        for (metricIndex, metric) in Metric.all.enumerated() {
+          let interval = report.interval(policy: policy, metric: metricIndex)
+          table.append(
+            prefix + [
+              .text(name), .text(metric.name), .number(interval?.mean), .number(interval?.low),
+              .number(interval?.high), .integer(interval?.count ?? 0),
+            ])
+        }
+        table.append(
+          prefix + [
+            .text(name), .text("regret_per_1k_users"), .number(best - worldValues[policy]),
+            .number(nil), .number(nil), .integer(worldTallies.count),
+          ])
+      }
+      values.append(worldValues)
+    }
+    let policies = Self.summaries(names: names, values: values)
+    let leaderIndex = names.firstIndex(of: policies[0].policy)!
+    let runnerUpIndex = policies.dropFirst().lazy.compactMap { names.firstIndex(of: $0.policy) }
+      .first { candidate in values.contains { $0[candidate] != $0[leaderIndex] } }
+    var tornado: [RobustOutcome.Influence] = []
+    for (index, parameter) in parameters.enumerated() {
+      var rho: Double?
+      if let runnerUpIndex {
+        rho = RobustStatistics.spearman(
+          worlds.map { $0.numbers[index] }, values.map { $0[leaderIndex] - $0[runnerUpIndex] })
+      }
+      tornado.append(.init(parameter: parameter.name, rho: rho, source: parameter.source))
+    }
+    tornado = tornado.enumerated().sorted { left, right in
+      (-(left.element.rho.map(abs) ?? -1), left.offset)
+        < (-(right.element.rho.map(abs) ?? -1), right.offset)
+    }.map(\.element)
+    return RobustOutcome(
+      table: table, summaryTable: Self.summaryTable(policies, worlds: worlds.count),
+      policies: policies, tornado: tornado, leader: policies[0].policy,
+      runnerUp: runnerUpIndex.map { names[$0] }, worlds: worlds.count, events: events,
+      unit: worlds[0].scenario.value?.unit ?? "value", design: design)
+  }
+
+  /// Each policy's share best and regrets from `values[world][policy]`, in rank order.
+  static func summaries(names: [String], values: [[Double]]) -> [RobustOutcome.PolicySummary] {
+    let count = values.count
+    var rows: [RobustOutcome.PolicySummary] = names.map {
+      .init(
+        policy: $0, worldsBest: 0, shareBest: 0, shareLow: 0, shareHigh: 0, meanValue: 0,
+        expectedRegret: 0, worstRegret: 0, worstWorld: nil)
+    }
+    for (world, worldValues) in values.enumerated() {
+      let best = worldValues.max() ?? 0
+      let winners = worldValues.filter { $0 == best }.count
+      for (policy, value) in worldValues.enumerated() {
+        let regret = best - value
+        if regret == 0 { rows[policy].worldsBest += 1 / Double(winners) }
+        rows[policy].meanValue += value / Double(count)
+        rows[policy].expectedRegret += regret / Double(count)
+        if regret > rows[policy].worstRegret {
+          rows[policy].worstRegret = regret
+          rows[policy].worstWorld = world + 1
+        }
+      }
+    }
+    for index in rows.indices {
+      rows[index].shareBest = rows[index].worldsBest / Double(count)
+      (rows[index].shareLow, rows[index].shareHigh) = RobustStatistics.wilson(
+        share: rows[index].shareBest, count: count)
+    }
+    return rows.enumerated().sorted { left, right in
+      (-left.element.shareBest, left.element.expectedRegret, left.offset)
+        < (-right.element.shareBest, right.element.expectedRegret, right.offset)
+    }.map(\.element)
+  }
+
+  static func summaryTable(_ rows: [RobustOutcome.PolicySummary], worlds: Int) -> CSVTable {
+    var table = CSVTable(header: [
+      "rank", "policy", "worlds", "worlds_best", "share_best", "share_best_ci95_low",
+      "share_best_ci95_high", "mean_value_per_1k_users", "expected_regret_per_1k_users",
+      "worst_regret_per_1k_users", "worst_regret_world",
+    ])
+    for (rank, row) in rows.enumerated() {
+      table.append([
+        .integer(rank + 1), .text(row.policy), .integer(worlds), .number(row.worldsBest),
+        .number(row.shareBest), .number(row.shareLow), .number(row.shareHigh),
+        .number(row.meanValue), .number(row.expectedRegret), .number(row.worstRegret),
+        .text(row.worstWorld.map(String.init) ?? ""),
+      ])
+    }
+    return table
+  }
+}
