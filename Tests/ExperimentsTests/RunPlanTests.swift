@@ -17,11 +17,11 @@ struct RunPlanTests {
     #expect(plan.replications == 4)
     #expect(plan.seed == 9)
     #expect(plan.options.seed == 9)
-    #expect(plan.policies.map(\.name) == ["never", "deadline-aware"])
-    // The file's baseline (storekit-auto) is left out of the list: the first listed is it.
-    #expect(plan.baseline == "never")
+    // The file's baseline (storekit-auto) is left out of the list: it still runs, first.
+    #expect(plan.policies.map(\.name) == ["storekit-auto", "never", "deadline-aware"])
+    #expect(plan.baseline == "storekit-auto")
     let planned = plan.planned(scenario)
-    #expect(planned.seed == 9 && planned.users == 500 && planned.baseline == "never")
+    #expect(planned.seed == 9 && planned.users == 500 && planned.baseline == "storekit-auto")
   }
 
   @Test func nothingOverriddenKeepsTheScenario() throws {
@@ -36,10 +36,11 @@ struct RunPlanTests {
       overrides: RunPlan.Overrides(policies: ["never"], baseline: "storekit-auto"))
     #expect(plan.policies.map(\.name) == ["storekit-auto", "never"])
     #expect(plan.baseline == "storekit-auto")
-    var sweepLike = RunPlan(scenario: scenario)
-    sweepLike.policies = [NamedPolicy(name: "never", configuration: .never)]
-    sweepLike.settleBaseline()
-    #expect(sweepLike.baseline == "never")
+    // A study's policy list asks for no baseline: the first listed is it, nothing is added.
+    var study = RunPlan(scenario: scenario)
+    study.policies = [NamedPolicy(name: "never", configuration: .never)]
+    study.settleBaseline()
+    #expect(study.baseline == "never" && study.policies.count == 1)
   }
 
   @Test(arguments: [

@@ -60,7 +60,8 @@ extension RunPlan {
   }
 
   /// The scenario's plan with `overrides` applied: bounds as a scenario file's, policies by
-  /// ``PolicyLookup``, the baseline by the one rule (``settleBaseline()``). Throws the first
+  /// ``PolicyLookup``, the baseline by the one rule
+  /// (``settleBaseline(requested:in:)``, asking for `baseline`, else the scenario's). Throws the first
   /// problem.
   public init(
     scenario: Scenario, overrides: Overrides, jobs: Int = 1,
@@ -95,10 +96,8 @@ extension RunPlan {
       }
       policies = chosen
     }
-    if let requested = overrides.baseline {
-      try settleBaseline(requested: requested, in: scenario)
-    } else {
-      settleBaseline()
-    }
+    // The scenario file's baseline counts as asked for: it runs even when `policies` leave it
+    // out.
+    try settleBaseline(requested: overrides.baseline ?? scenario.baseline, in: scenario)
   }
 }

@@ -70,14 +70,15 @@ public struct RunPlan: Sendable {
 extension RunPlan {
   // The one baseline rule, for `run`, `merge`, `trace`, sweeps and robustness studies:
   //
-  // - A baseline asked for (`run --baseline`, a sweep's first policy) always runs: kept if
-  //   compared, else added first when it names a policy (``PolicyLookup``), else refused.
-  // - Otherwise the scenario's baseline is kept if compared, else the first compared policy
-  //   is the baseline: a policy list that leaves the file's baseline out (such as
-  //   `--policies never,deadline-aware` or a study's `policies`) runs exactly that list.
+  // - A baseline asked for always runs: kept if compared, else added first when it names a
+  //   policy (``PolicyLookup``), else refused. A run asks for `--baseline`, else the scenario
+  //   file's (README: "the baseline is always run"); a sweep for its first policy; a merge
+  //   for the baseline its shards recorded.
+  // - A robustness study's `policies` list asks for none (it compares exactly those of the
+  //   scenario's policies): the scenario's baseline if listed, else the first listed.
 
-  /// The baseline rule when none is asked for: the scenario's if compared, else the first
-  /// compared policy.
+  /// The baseline rule when none is asked for (a study's `policies`): the scenario's if
+  /// compared, else the first compared policy.
   ///
   /// - Precondition: `policies` is not empty.
   public mutating func settleBaseline() {
