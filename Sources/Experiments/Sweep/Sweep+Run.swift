@@ -1,3 +1,4 @@
+import Foundation
 import MessageDeferral
 import Reports
 import Simulation
@@ -177,5 +178,22 @@ extension SweepPlan {
       parameterValues: parameters.map { $0.values.map(Self.text) }, rows: rows,
       scenarioName: first?.name ?? "", seed: first?.seed ?? 0, users: first?.users ?? 0,
       replications: first?.replications ?? 0, policies: first?.policies.map(\.name) ?? [])
+  }
+}
+
+extension SweepOutcome {
+  /// The sweep's `manifest.json`: the scenario facts of its first point, the SHA-256 of the
+  /// scenario and sweep texts, and `sweep` set.
+  public func manifest(
+    toolVersion: String, commandLine: [String], sweepName: String, plan: SweepPlan, jobs: Int,
+    started: Date, finished: Date
+  ) -> Manifest {
+    var manifest = Manifest(
+      toolVersion: toolVersion, commandLine: commandLine, scenarioName: scenarioName,
+      scenarioSHA256: SHA256.hex(Array(plan.scenarioSource.utf8)), seed: seed, users: users,
+      replications: replications, jobs: jobs, policies: policies,
+      baseline: policies.first ?? "", started: started, finished: finished, events: events)
+    manifest.sweep = (sweepName, SHA256.hex(Array(plan.source.utf8)), points)
+    return manifest
   }
 }
