@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // deferral-sim: a Monte Carlo simulator of App Store system-message deferral policies.
 // Layout and dependency direction: ../shared/DESIGN.md §1 and CONTRIBUTING.md.
-//   deferral-sim -> Reports -> Simulation -> MessageDeferral ; Simulation -> CGSL
+//   deferral-sim -> Experiments -> Reports -> Simulation -> MessageDeferral ; Simulation -> CGSL
+//   (Experiments plans and runs: it alone of the libraries calls the engine's Engine.run)
 import PackageDescription
 
 let package = Package(
@@ -25,17 +26,25 @@ let package = Package(
     .target(
       name: "Reports", dependencies: ["Simulation", "MessageDeferral", "CGSL"],
       exclude: ["README.md"]),
+    .target(
+      name: "Experiments", dependencies: ["Reports", "Simulation", "MessageDeferral", "CGSL"],
+      exclude: ["README.md"]),
     .executableTarget(
-      name: "deferral-sim", dependencies: ["Reports", "Simulation", "MessageDeferral"],
+      name: "deferral-sim",
+      dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral"],
       exclude: ["README.md"]),
     .executableTarget(
       name: "deferral-bench",
-      dependencies: ["Reports", "Simulation", "MessageDeferral", "CGSL"],
+      dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral", "CGSL"],
       path: "Benchmarks/deferral-bench"
     ),
     .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CGSL"]),
-    .testTarget(name: "ReportsTests", dependencies: ["Reports", "CGSL"]),
+    // ReportsTests renders sweep pages from outcomes that Experiments computes.
+    .testTarget(
+      name: "ReportsTests", dependencies: ["Reports", "Experiments", "Simulation", "CGSL"]),
+    .testTarget(
+      name: "ExperimentsTests", dependencies: ["Experiments", "Reports", "Simulation", "CGSL"]),
     .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim"]),
   ]
 )

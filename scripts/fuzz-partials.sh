@@ -7,7 +7,7 @@
 #   bash scripts/fuzz-partials.sh --build                                # build only
 #   bash scripts/fuzz-partials.sh --replay FILE...                       # run inputs once
 #
-# Builds MessageDeferral, Simulation and Reports from source with swiftc
+# Builds MessageDeferral, Simulation, Reports and Experiments from source with swiftc
 # (-sanitize=fuzzer,address), links Fuzz/PartialFuzzer against them and GSL, then runs it on
 # a working copy of the committed seed corpus (Fuzz/partial-corpus/: a run's partial, a
 # sweep's, and a merge of merges; never modified). New inputs go to
@@ -27,14 +27,16 @@ build_module() {
   local name=$1
   swiftc "${flags[@]}" -module-name "$name" -emit-module \
     -emit-module-path "$out/$name.swiftmodule" -emit-object -o "$out/$name.o" \
-    Sources/"$name"/*.swift
+    $(find Sources/"$name" -name '*.swift' | sort)
 }
 echo "fuzz-partials.sh: building with -sanitize=fuzzer,address (a few minutes)..." >&2
 build_module MessageDeferral
 build_module Simulation
 build_module Reports
+build_module Experiments
 swiftc "${flags[@]}" -module-name PartialFuzzer Fuzz/PartialFuzzer/*.swift \
-  "$out/MessageDeferral.o" "$out/Simulation.o" "$out/Reports.o" $(pkg-config --libs gsl) \
+  "$out/MessageDeferral.o" "$out/Simulation.o" "$out/Reports.o" "$out/Experiments.o" \
+  $(pkg-config --libs gsl) \
   -use-ld=lld -o "$out/partial-fuzzer"
 
 if [ "${1:-}" = "--build" ]; then

@@ -10,6 +10,7 @@
 // a partial that passes the checks merges and reports without trapping, merging it twice is
 // refused, and it reads back after writing. A trap, a sanitizer report, a timeout or running
 // out of memory is a bug; libFuzzer saves the input under Fuzz/artifacts/.
+import Experiments
 import Foundation
 import Reports
 import Simulation

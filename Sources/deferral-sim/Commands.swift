@@ -1,3 +1,4 @@
+import Experiments
 import MessageDeferral
 import Reports
 import Simulation

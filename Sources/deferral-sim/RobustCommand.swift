@@ -1,3 +1,4 @@
+import Experiments
 import Foundation
 import MessageDeferral
 import Reports

@@ -1,3 +1,4 @@
+import Experiments
 import Foundation
 import MessageDeferral
 import Reports
@@ -8,7 +9,7 @@ extension RunCommand {
   /// `--events-log`) streamed into the output folder's staged files; with `--events-log` also writes
   /// `events-map.json`, the map `deferral-sim fit` needs to fit `events.csv` back.
   static func runWithLogs(
-    _ parsed: ParsedArguments, world: CompiledScenario, scenario: Scenario, options: RunOptions,
+    _ parsed: ParsedArguments, world: CompiledScenario, scenario: Scenario, plan: RunPlan,
     folder: OutputFolder, meter: ProgressMeter, progress: (@Sendable (RunProgress) -> Void)?
   ) throws -> RunResult {
     let messages: MessageLog?
@@ -23,8 +24,8 @@ extension RunCommand {
       : nil
     let result: RunResult
     do {
-      result = try Engine.run(
-        world, policies: scenario.policies, options: options,
+      result = try Experiment.run(
+        plan, on: world,
         makeSink: { PairSink(messages?.sink(for: $0), events?.sink(for: $0)) },
         finishSink: { sink, _ in
           sink.first?.close()
@@ -37,8 +38,8 @@ extension RunCommand {
       events?.discard()
       throw error
     }
-    try messages?.finish(itemCount: Engine.itemCount(options))
-    try events?.finish(itemCount: Engine.itemCount(options))
+    try messages?.finish(itemCount: Experiment.itemCount(plan))
+    try events?.finish(itemCount: Experiment.itemCount(plan))
     if events != nil {
       let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
       try folder.write(map.jsonText, to: FitMap.eventsMapFileName)

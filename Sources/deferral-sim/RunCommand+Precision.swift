@@ -1,3 +1,4 @@
+import Experiments
 import MessageDeferral
 import Reports
 import Simulation
@@ -12,15 +13,14 @@ extension RunCommand {
   /// the last one simulated here: its result is returned too, to be written as it is.
   /// Deterministic for a seed whatever `jobs`: the count depends only on the results.
   static func replicationsForPrecision(
-    _ scenario: Scenario, world: CompiledScenario, jobs: Int, relative: Double, maximum: Int,
-    output: any OutputStreams, quiet: Bool, sharedTrunk: Bool = true
+    _ plan: RunPlan, scenario: Scenario, world: CompiledScenario, relative: Double,
+    maximum: Int, output: any OutputStreams, quiet: Bool
   ) throws -> (replications: Int, result: RunResult) {
-    var replications = min(scenario.replications, maximum)
+    var replications = min(plan.replications, maximum)
     while true {
-      var options = RunOptions(
-        users: scenario.users, replications: replications, seed: scenario.seed, jobs: jobs)
-      options.sharedTrunk = sharedTrunk
-      let result = try Engine.run(world, policies: scenario.policies, options: options)
+      var trial = plan
+      trial.replications = replications
+      let result = try Experiment.run(trial, on: world)
       let widest = widestRelativeHalfWidth(
         RunReport(scenario: scenario, result: result, baseline: scenario.baseline))
       let met = widest.map { $0.value <= relative } ?? true

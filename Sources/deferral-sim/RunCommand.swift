@@ -1,3 +1,4 @@
+import Experiments
 import Foundation
 import MessageDeferral
 import Reports
@@ -28,63 +29,27 @@ enum RunCommand {
     return LoadedScenario(scenario: scenario, bytes: bytes)
   }
 
-  /// The scenario with the command line's overrides applied and checked.
-  static func applyOverrides(_ parsed: ParsedArguments, to scenario: inout Scenario) throws {
-    if let users = try parsed.value(ScenarioOptions.users) { scenario.users = users }
-    if let replications = try parsed.value(ScenarioOptions.replications) {
-      scenario.replications = replications
-    }
-    if let seed = try parsed.value(ScenarioOptions.seed) { scenario.seed = seed }
-    if let names = try parsed.value(ScenarioOptions.policies) {
-      guard !names.isEmpty else {
-        throw UsageError(message: "'--policies' needs at least one name", command: "run")
-      }
-      var chosen: [NamedPolicy] = []
-      for name in names {
-        if let policy = scenario.policies.first(where: { $0.name == name }) {
-          chosen.append(policy)
-        } else if let preset = PolicyCatalog.preset(named: name) {
-          chosen.append(NamedPolicy(name: name, configuration: preset.configuration))
-        } else {
-          let valid =
-            scenario.policies.map(\.name)
-            + PolicyCatalog.presetNames.filter { preset in
-              !scenario.policies.contains { $0.name == preset }
-            }
-          var message = "unknown policy '\(name)' in --policies"
-          if let near = Spelling.closest(to: name, in: valid) {
-            message += "; did you mean '\(near)'?"
-          }
-          message += " Valid: \(valid.joined(separator: ", "))"
-          throw UsageError(message: message, command: "run")
-        }
-        if chosen.dropLast().contains(where: { $0.name == name }) {
-          throw UsageError(
-            message: "policy '\(name)' is listed twice in --policies", command: "run")
-        }
-      }
-      scenario.policies = chosen
-    }
-    if let baseline = try parsed.value(ScenarioOptions.baseline) {
-      scenario.baseline = baseline
-    }
-    if !scenario.policies.contains(where: { $0.name == scenario.baseline }) {
-      // The baseline always runs, so paired differences exist.
-      if let preset = PolicyCatalog.preset(named: scenario.baseline) {
-        scenario.policies.insert(
-          NamedPolicy(name: preset.name, configuration: preset.configuration), at: 0)
-      } else {
-        let valid = scenario.policies.map(\.name).joined(separator: ", ")
-        throw UsageError(
-          message: "baseline '\(scenario.baseline)' is not a policy of this run; choose one of "
-            + "\(valid)", command: "run")
-      }
+  /// The run's plan: the scenario's own, with the command line's `--users`, `--replications`,
+  /// `--seed`, `--policies` and `--baseline` (``RunPlan/Overrides``).
+  static func makePlan(_ parsed: ParsedArguments, for scenario: Scenario) throws -> RunPlan {
+    let overrides = RunPlan.Overrides(
+      users: try parsed.value(ScenarioOptions.users),
+      replications: try parsed.value(ScenarioOptions.replications),
+      seed: try parsed.value(ScenarioOptions.seed),
+      policies: try parsed.value(ScenarioOptions.policies),
+      baseline: try parsed.value(ScenarioOptions.baseline))
+    do {
+      return try RunPlan(scenario: scenario, overrides: overrides)
+    } catch {
+      throw UsageError(
+        message: error.message(naming: "--\(error.field.rawValue)", scenario: scenario),
+        command: "run")
     }
   }
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
-    var loaded = try loadScenario(parsed.positionals.first)
-    try applyOverrides(parsed, to: &loaded.scenario)
+    let loaded = try loadScenario(parsed.positionals.first)
+    var plan = try makePlan(parsed, for: loaded.scenario)
     let execution = try ExecutionOptions(parsed)
     let (jobs, shard) = (execution.jobs, execution.shard)
     let precision = try parsed.value(Self.precision)
@@ -98,7 +63,10 @@ enum RunCommand {
       throw UsageError(
         message: "'--max-replications' bounds '--precision'; give both", command: "run")
     }
-    var scenario = loaded.scenario
+    plan.jobs = jobs
+    plan.shard = shard
+    plan.sharedTrunk = execution.sharedTrunk
+    var scenario = plan.planned(loaded.scenario)
     for log in [messagesLog, eventsLog] where shard != nil && parsed.flag(log) {
       throw UsageError(
         message: "'--\(log.spec.name)' cannot be combined with '--shard'; run the log unsharded",
@@ -112,10 +80,6 @@ enum RunCommand {
     let started = Date()
     let showProgress = output.errorIsTerminal && !written.quiet
     let meter = ProgressMeter(enabled: showProgress, output: output)
-    var options = RunOptions(
-      users: scenario.users, replications: scenario.replications, seed: scenario.seed, jobs: jobs,
-      shard: shard)
-    options.sharedTrunk = execution.sharedTrunk
     var progress: (@Sendable (RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable report in meter.update(report) }
@@ -125,11 +89,10 @@ enum RunCommand {
     var precise: RunResult?
     if let precision {
       let found = try replicationsForPrecision(
-        scenario, world: world, jobs: jobs, relative: precision, maximum: maximumReplications,
-        output: output, quiet: written.quiet, sharedTrunk: options.sharedTrunk)
-      scenario.replications = found.replications
-      loaded.scenario.replications = found.replications
-      options.replications = found.replications
+        plan, scenario: scenario, world: world, relative: precision,
+        maximum: maximumReplications, output: output, quiet: written.quiet)
+      plan.replications = found.replications
+      scenario = plan.planned(loaded.scenario)
       precise = found.result
     }
     let logs = parsed.flag(messagesLog) || parsed.flag(eventsLog)
@@ -137,12 +100,11 @@ enum RunCommand {
       result = precise
     } else if logs {
       result = try runWithLogs(
-        parsed, world: world, scenario: scenario, options: options, folder: folder,
+        parsed, world: world, scenario: scenario, plan: plan, folder: folder,
         meter: meter, progress: progress)
     } else {
       do {
-        result = try Engine.run(
-          world, policies: scenario.policies, options: options, progress: progress)
+        result = try Experiment.run(plan, on: world, progress: progress)
       } catch {
         meter.finish()
         throw error
@@ -154,7 +116,7 @@ enum RunCommand {
       let partial = PartialResult(
         toolVersion: DeferralSim.version,
         scenarioSource: String(decoding: loaded.bytes, as: UTF8.self),
-        scenario: scenario, blockSize: options.blockSize, shard: shard.index, shards: shard.count,
+        scenario: scenario, blockSize: plan.blockSize, shard: shard.index, shards: shard.count,
         result: result)
       let name = PartialResult.fileName(shard: shard.index, shards: shard.count)
       try folder.write(try partial.encoded(), to: name)
@@ -167,7 +129,7 @@ enum RunCommand {
 
     let manifest = Manifest(
       toolVersion: DeferralSim.version, commandLine: CommandLine.arguments,
-      scenarioName: scenario.name, scenarioSHA256: SHA256.hex(loaded.bytes), seed: scenario.seed,
+      scenarioName: scenario.name, scenarioSHA256: SHA256.hex(loaded.bytes), seed: plan.seed,
       users: scenario.users, replications: scenario.replications, jobs: jobs,
       policies: scenario.policies.map(\.name), baseline: scenario.baseline, started: started,
       finished: Date(), events: result.events)

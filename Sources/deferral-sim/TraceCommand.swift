@@ -1,3 +1,4 @@
+import Experiments
 import MessageDeferral
 import Reports
 import Simulation
@@ -55,9 +56,11 @@ enum TraceCommand {
     "format", ["text", "csv", "json"], "Output format (default text).")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
-    var loaded = try RunCommand.loadScenario(parsed.positionals.first)
-    if let seed = try parsed.value(Self.seed) { loaded.scenario.seed = seed }
-    let scenario = loaded.scenario
+    let loaded = try RunCommand.loadScenario(parsed.positionals.first)
+    // The run's seed as `run` would plan it: the scenario's, or --seed.
+    let plan = try RunPlan(
+      scenario: loaded.scenario, overrides: RunPlan.Overrides(seed: try parsed.value(Self.seed)))
+    let scenario = plan.planned(loaded.scenario)
     let format = try parsed.value(Self.format) ?? "text"
     let replication =
       try parsed.value(Self.replication.within(0...(scenario.replications - 1))) ?? 0
@@ -128,16 +131,12 @@ enum TraceCommand {
     return ExitStatus.success
   }
 
-  /// A policy of the scenario or a preset, by name.
+  /// A policy of the scenario or a preset, by name (``PolicyLookup``).
   static func resolve(_ name: String, in scenario: Scenario) throws -> NamedPolicy {
-    if let policy = scenario.policies.first(where: { $0.name == name }) { return policy }
-    if let preset = PolicyCatalog.preset(named: name) {
-      return NamedPolicy(name: name, configuration: preset.configuration)
+    guard let policy = PolicyLookup.policy(named: name, in: scenario) else {
+      throw UsageError(
+        message: PolicyLookup.unknownMessage(name, in: scenario), command: "trace")
     }
-    let valid = Array(Set(scenario.policies.map(\.name) + PolicyCatalog.presetNames)).sorted()
-    var message = "unknown policy '\(name)'"
-    if let near = Spelling.closest(to: name, in: valid) { message += "; did you mean '\(near)'?" }
-    throw UsageError(
-      message: message + " Valid: \(valid.joined(separator: ", "))", command: "trace")
+    return policy
   }
 }

@@ -1,18 +1,28 @@
 import Foundation
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
 
-/// The sweep's report.html, on `SweepShardTests`' tiny sweep (2 scenario points × (1 preset +
-/// 2 policy points), 150 users, 2 replications), simulated once.
+/// The sweep's report.html, on a tiny sweep (2 scenario points × (1 preset + 2 policy points),
+/// 150 users, 2 replications; the one `SweepShardTests` in ExperimentsTests shards), simulated
+/// once.
 @Suite("Sweep report.html")
 struct HTMLSweepReportTests {
+  static let source = """
+    {"users": 150, "replications": 2, "seed": 7,
+     "policy": {"preset": "deadline-aware"},
+     "grid": {"policy.sheets_per_break": [1, 2],
+              "scenario.population.new_user_share": [0.3, 0.5]},
+     "compare": ["storekit-auto"]}
+    """
+
   static let run: (plan: SweepPlan, outcome: SweepOutcome) = {
-    let plan = try! SweepShardTests.plan()
+    let plan = try! SweepPlan.load(source: source, file: "tiny.json")
     return (plan, try! plan.run(jobs: 2, file: "tiny.json"))
   }()
 

@@ -2,6 +2,7 @@ import Foundation
 import Simulation
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 /// `deferral-sim robust` in process: a study where one parameter alone flips the decision,
@@ -115,7 +116,7 @@ struct RobustStudyTests {
     ),
     (
       #"{"worlds": 2, "design": "grid", "parameters": {}}"#,
-      "$.worlds: must be a whole number from 4"
+      "$.worlds: must be between 4 and 10000, got 2; give a number of worlds in that range"
     ),
     (
       #"{"policies": ["storekit-auto", "nope"], "parameters": {"value.onboarding_completed": {"values": [1], "source": "s"}}}"#,

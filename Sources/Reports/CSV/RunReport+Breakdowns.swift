@@ -84,7 +84,7 @@ extension RunReport {
       let total = pooled(policy)
       for lane in 0..<Reason.laneCount {
         var row: [CSVField] = [
-          .text(name), .text(Engine.laneName(lane)), .integer(total.issued[lane]),
+          .text(name), .text(Tally.laneName(lane)), .integer(total.issued[lane]),
           .integer(total.displayed[lane]), .integer(total.expired[lane]),
           .integer(total.pending[lane]),
         ]

@@ -1,20 +1,23 @@
 import Foundation
+import Simulation
 
 extension HTMLReport {
   /// The page a robustness study writes: the share of worlds where each policy is best (bars
   /// with Wilson 95% whiskers, expected and worst regret written beside), and the tornado of
   /// which parameters decide between the top two. Self-contained like ``render(_:manifest:)``.
+  /// `scenarioFile` is the file the worlds vary, `parameterCount` how many parameters they
+  /// draw, and `scenario` the first world's (for its users, replications and policies).
   public static func renderRobust(
-    name: String, plan: RobustPlan, worlds: [RobustWorld], outcome: RobustOutcome
+    name: String, scenarioFile: String, parameterCount: Int, scenario: Scenario,
+    outcome: RobustOutcome
   ) -> String {
-    let scenario = worlds[0].scenario
     var sections: [String] = []
     sections.append(
       "<header class=\"panel\" id=\"header\">\n<p class=\"eyebrow\">deferral-sim · robustness"
         + "</p>\n<h1>\(Chart.escape(name))</h1>\n<p>\(outcome.worlds) plausible worlds of "
-        + "<code>\(Chart.escape((plan.scenarioFile as NSString).standardizingPath))</code> drawn by "
+        + "<code>\(Chart.escape((scenarioFile as NSString).standardizingPath))</code> drawn by "
         + (outcome.design == .lhs ? "a Latin hypercube" : "the Sobol sequence")
-        + " over \(plan.parameters.count) uncertain parameters; in each, "
+        + " over \(parameterCount) uncertain parameters; in each, "
         + "\(scenario.policies.count) policies ran on the same \(grouped(scenario.users)) users "
         + "× \(scenario.replications) replications (\(grouped(outcome.events)) events). The best "
         + "policy of a world is the one with the highest value per 1000 users "

@@ -69,7 +69,7 @@ public enum TerminalTable {
   }
 
   /// A value in a readable unit: ratios as percentages, seconds as s / min / h / d.
-  static func format(_ value: Double, _ unit: String) -> String {
+  public static func format(_ value: Double, _ unit: String) -> String {
     switch unit {
     case "ratio": return fixed(value * 100, 1) + "%"
     case "seconds":

@@ -58,15 +58,11 @@ extension _ScenarioDecoder {
       } ?? ""
     let horizon = field(top, "horizon") { $0.readHorizon($1, at: $2) }
     let users =
-      top["users"].map {
-        readInteger(
-          $0, at: top.path("users"), bounds: ScenarioLoader.userBounds, what: "a number of users")
-      } ?? ScenarioLoader.defaultUsers
+      top["users"].map { ScenarioFields.users($0, at: top.path("users"), problems: &problems) }
+      ?? ScenarioLoader.defaultUsers
     let replications =
       top["replications"].map {
-        readInteger(
-          $0, at: top.path("replications"), bounds: ScenarioLoader.replicationBounds,
-          what: "a number of replications (at least 2, for a confidence interval)")
+        ScenarioFields.replications($0, at: top.path("replications"), problems: &problems)
       } ?? ScenarioLoader.defaultReplications
     let seed = top["seed"].map { readSeed($0, at: top.path("seed")) } ?? ScenarioLoader.defaultSeed
     let population = field(top, "population") { $0.readPopulation($1, at: $2, horizon: horizon) }
@@ -141,12 +137,7 @@ extension _ScenarioDecoder {
         return UInt64(value)
       }
     case .string(let text):
-      if !text.isEmpty,
-        text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-        let seed = UInt64(text)
-      {
-        return seed
-      }
+      if let seed = ScenarioFields.seed(digits: text) { return seed }
     default:
       break
     }

@@ -116,3 +116,9 @@ public struct Tally: Sendable, Codable, Equatable {
     variates.merge(other.variates)
   }
 }
+
+extension Tally {
+  /// The report name of a reason lane (``Engine/laneName(_:)``), for the layers that format a
+  /// tally without running the engine.
+  public static func laneName(_ lane: Int) -> String { Engine.laneName(lane) }
+}

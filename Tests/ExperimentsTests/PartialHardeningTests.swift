@@ -3,6 +3,7 @@ import MessageDeferral
 import Simulation
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 /// Merge trusts nothing: every partial file is checked on its own (digests of its sources and

@@ -1,4 +1,5 @@
 import MessageDeferral
+import Reports
 import Simulation
 
 /// What one shard of a robustness study (`robust --shard K/N`) writes: a ``SweepPartial`` whose

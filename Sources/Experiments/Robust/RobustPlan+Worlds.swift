@@ -1,4 +1,5 @@
 import MessageDeferral
+import Reports
 import Simulation
 
 /// One world of a robustness study: a draw of every uncertain parameter and the scenario it
@@ -82,15 +83,17 @@ extension RobustPlan {
                 + "(scenarios/README.md, Value) or give 'value.KEY' parameters")
           ])
       }
-      if let users { scenario.users = users }
-      if let replications { scenario.replications = replications }
-      if let seed { scenario.seed = seed }
+      var plan = RunPlan(scenario: scenario)
+      if let users { plan.users = users }
+      if let replications { plan.replications = replications }
+      if let seed { plan.seed = seed }
       if !policyNames.isEmpty {
-        scenario.policies = policyNames.compactMap { name in
+        plan.policies = policyNames.compactMap { name in
           scenario.policies.first { $0.name == name }
         }
-        if !policyNames.contains(scenario.baseline) { scenario.baseline = policyNames[0] }
+        plan.settleBaseline()
       }
+      scenario = plan.planned(scenario)
       result.append(
         RobustWorld(index: index, numbers: numbers, labels: labels, scenario: scenario))
     }
@@ -116,12 +119,9 @@ extension RobustPlan {
         let index = world.index
         worldProgress = { @Sendable report in progress(index, count, report) }
       }
-      let result = try Engine.run(
-        CompiledScenario(scenario), policies: scenario.policies,
-        options: RunOptions(
-          users: scenario.users, replications: scenario.replications, seed: scenario.seed,
-          jobs: jobs, blockSize: blockSize, shard: shard),
-        progress: worldProgress)
+      let result = try Experiment.run(
+        RunPlan(scenario: scenario, jobs: jobs, shard: shard, blockSize: blockSize),
+        on: CompiledScenario(scenario), progress: worldProgress)
       tallies.append(result.tallies)
     }
     return tallies

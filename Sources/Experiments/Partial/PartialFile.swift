@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// A partial result file of either kind, told apart by its `format`.
 public enum PartialFile: Sendable {

@@ -4,6 +4,8 @@ import Reports
 import Simulation
 import Testing
 
+@testable import Experiments
+
 @Suite("Shards and exact merge")
 struct ShardMergeTests {
   static let scenario: Scenario = {

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import Simulation
 
 extension SweepPlan {
@@ -40,34 +41,18 @@ extension SweepPlan {
     return (scenarioFile, scenarioSource)
   }
 
-  /// The optional `users`, `replications` and `seed` of a sweep or robustness file.
+  /// The optional `users`, `replications` and `seed` of a sweep or robustness file, read by
+  /// the scenario's own rules (``ScenarioFields``): the same bounds, messages and seed forms.
   static func readRunSettings(
-    _ value: ConfigValue, problems: inout [ScenarioErrors.Problem]
+    _ root: JSONNode, problems: inout [ScenarioErrors.Problem]
   ) -> (users: Int?, replications: Int?, seed: UInt64?) {
-    func integer(_ key: String, _ range: ClosedRange<Int>) -> Int? {
-      guard let item = value[key] else { return nil }
-      if case .number(let number) = item, number == number.rounded(),
-        number >= Double(range.lowerBound), number <= Double(range.upperBound)
-      {
-        return Int(number)
-      }
-      problems.append(
-        .init(
-          path: "$.\(key)",
-          message: "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
-      return nil
+    let users = root["users"].flatMap {
+      ScenarioFields.users($0, at: "$.users", problems: &problems)
     }
-    let users = integer("users", ScenarioLoader.userBounds)
-    let replications = integer("replications", ScenarioLoader.replicationBounds)
-    var seed: UInt64?
-    if let item = value["seed"] {
-      switch item {
-      case .number(let number) where number >= 0 && number == number.rounded() && number < 9e15:
-        seed = UInt64(number)
-      case .string(let digits) where UInt64(digits) != nil: seed = UInt64(digits)
-      default: problems.append(.init(path: "$.seed", message: "must be a whole number ≥ 0"))
-      }
+    let replications = root["replications"].flatMap {
+      ScenarioFields.replications($0, at: "$.replications", problems: &problems)
     }
+    let seed = root["seed"].flatMap { ScenarioFields.seed($0, at: "$.seed", problems: &problems) }
     return (users, replications, seed)
   }
 }

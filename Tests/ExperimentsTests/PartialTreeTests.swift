@@ -3,6 +3,7 @@ import MessageDeferral
 import Simulation
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 /// Merges of merges (`merge --partial-out`): any tree of merges over any order of the shards

@@ -1,3 +1,4 @@
+import Reports
 import Simulation
 
 extension SweepPartial: MergeablePartial {

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import Simulation
 
 /// A robustness study (`deferral-sim robust UNCERTAINTY.json`): ranges for uncertain scenario
@@ -84,7 +85,7 @@ public struct RobustPlan: Sendable {
         file: path, problems: [.init(path: "", message: error.message, position: error.position)])
     }
     let value = root.configValue
-    guard case .object(let members) = value else {
+    guard case .object = value else {
       throw ScenarioErrors(
         file: path,
         problems: [
@@ -105,31 +106,17 @@ public struct RobustPlan: Sendable {
         ])
     }
     var problems: [ScenarioErrors.Problem] = []
-    for member in members where !keys.contains(member.key) {
-      problems.append(
-        .init(
-          path: "$.\(member.key)",
-          message: "unknown key '\(member.key)'"
-            + (Spelling.closest(to: member.key, in: keys).map { "; did you mean '\($0)'?" }
-              ?? "; the keys are \(keys.joined(separator: ", "))")))
-    }
+    ScenarioFields.checkKeys(root, at: "$", keys: keys, problems: &problems)
     let (scenarioFile, scenarioSource) = SweepPlan.readScenario(
       value["scenario"], file: path, stored: stored, problems: &problems)
-    let (users, replications, seed) = SweepPlan.readRunSettings(value, problems: &problems)
-    var worlds = defaultWorlds
-    if let item = value["worlds"] {
-      if case .number(let number) = item, number == number.rounded(),
-        number >= Double(worldBounds.lowerBound), number <= Double(worldBounds.upperBound)
-      {
-        worlds = Int(number)
-      } else {
-        problems.append(
-          .init(
-            path: "$.worlds",
-            message: "must be a whole number from \(worldBounds.lowerBound) to "
-              + "\(worldBounds.upperBound)"))
-      }
-    }
+    let (users, replications, seed) = SweepPlan.readRunSettings(root, problems: &problems)
+    // An unusable value is a problem, thrown below; the default only fills the gap meanwhile.
+    let worlds =
+      root["worlds"].map {
+        ScenarioFields.integer(
+          $0, at: "$.worlds", bounds: worldBounds, what: "a number of worlds",
+          problems: &problems) ?? defaultWorlds
+      } ?? defaultWorlds
     var design = RobustDesign.lhs
     if let item = value["design"] {
       if case .string(let name) = item, let known = RobustDesign(rawValue: name) {

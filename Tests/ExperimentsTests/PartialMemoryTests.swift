@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 #if canImport(Glibc)

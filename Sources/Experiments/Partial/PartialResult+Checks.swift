@@ -1,3 +1,4 @@
+import Reports
 import Simulation
 
 extension PartialResult: MergeablePartial {
@@ -14,7 +15,7 @@ extension PartialResult: MergeablePartial {
         "shards \(covers.description) of \(shards): a partial holds shards of 0..<N, "
           + "N from 1 to \(ShardCoverage.maximumShards); \(rewrite)")
     }
-    guard UInt64(seed) != nil else {
+    guard ScenarioFields.seed(digits: seed) != nil else {
       throw fail("seed", "'\(seed)' is not a seed (digits, below 2^64); \(rewrite)")
     }
     guard ScenarioLoader.userBounds.contains(users),

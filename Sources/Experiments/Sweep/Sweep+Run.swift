@@ -1,65 +1,7 @@
+import Foundation
 import MessageDeferral
+import Reports
 import Simulation
-
-/// The result of a sweep: `sweep.csv` (one row per point, policy and metric, with intervals)
-/// and `pareto.csv` (the points no other beats on both chosen metrics).
-public struct SweepOutcome: Sendable {
-  public var sweep: CSVTable
-  public var pareto: CSVTable
-  /// One line per point on the front, for the terminal.
-  public var frontLines: [String]
-  public var points: Int
-  public var events: Int
-  /// Every point with both an onboarding interruption rate and a ``tradeOffMetric`` (positive
-  /// for a duration, which is drawn on a log axis),
-  /// for the report's trade-off plot (grid points in the ink colour, compared presets in
-  /// their own, ``ChartPalette/presets``).
-  public var tradeOff: [TradeOffPoint] = []
-  /// The y metric of the trade-off plot: the sweep's own y when it is a duration or a rate,
-  /// else consent p99 latency.
-  public var tradeOffMetric = MetricID.consentLatencyP99
-  /// The grid's parameters as written, and per parameter its values as text in grid order.
-  public var parameterNames: [String] = []
-  public var parameterValues: [[String]] = []
-  /// Every point and policy with its two Pareto metrics, for the report's charts against each
-  /// grid axis.
-  public var rows: [SweepRow] = []
-  /// What the sweep ran on (from its first scenario point), for `manifest.json` and the
-  /// report's provenance block.
-  public var scenarioName = ""
-  public var seed: UInt64 = 0
-  public var users = 0
-  public var replications = 0
-  /// The policies of the first scenario point: the compared presets, then the policy points.
-  public var policies: [String] = []
-}
-
-/// One policy at one point of a sweep: its parameter values and its two Pareto metrics.
-public struct SweepRow: Sendable, Equatable {
-  /// `p1`... for a policy point (`s1`... for a scenario point of a sweep without policy
-  /// parameters); a compared preset's scenario point for a preset.
-  public var point: String
-  public var policy: String
-  /// Whether the policy is a compared preset (not the tuned policy).
-  public var isPreset: Bool
-  /// Per parameter, its value as text (empty for a policy parameter on a preset).
-  public var labels: [String]
-  /// The Pareto x and y metrics, `nil` without data.
-  public var x: MeanInterval?
-  public var y: MeanInterval?
-
-  public init(
-    point: String, policy: String, isPreset: Bool, labels: [String], x: MeanInterval?,
-    y: MeanInterval?
-  ) {
-    self.point = point
-    self.policy = policy
-    self.isPreset = isPreset
-    self.labels = labels
-    self.x = x
-    self.y = y
-  }
-}
 
 /// What a sweep runs at one scenario point: the compared presets and every policy point, in one
 /// run on the same users.
@@ -93,8 +35,11 @@ extension SweepPlan {
         pointNames.append(name)
       }
       if policyGrid.isEmpty { pointNumber += 1 }
-      scenario.policies = policies
-      scenario.baseline = policies[0].name
+      // The first policy (the first compared preset, else p1) is the baseline it asks for.
+      var plan = RunPlan(scenario: scenario)
+      plan.policies = policies
+      try plan.settleBaseline(requested: policies[0].name, in: scenario)
+      scenario = plan.planned(scenario)
       return SweepPointRun(scenario: scenario, labels: labels, pointNames: pointNames)
     }
   }
@@ -118,13 +63,10 @@ extension SweepPlan {
       if let progress {
         pointProgress = { @Sendable report in progress(index, points, report) }
       }
-      var options = RunOptions(
-        users: scenario.users, replications: scenario.replications, seed: scenario.seed,
-        jobs: jobs, blockSize: blockSize, shard: shard)
-      options.sharedTrunk = sharedTrunk
-      let result = try Engine.run(
-        CompiledScenario(scenario), policies: scenario.policies, options: options,
-        progress: pointProgress)
+      let plan = RunPlan(
+        scenario: scenario, jobs: jobs, shard: shard, sharedTrunk: sharedTrunk,
+        blockSize: blockSize)
+      let result = try Experiment.run(plan, on: CompiledScenario(scenario), progress: pointProgress)
       tallies.append(result.tallies)
     }
     return tallies
@@ -218,11 +160,13 @@ extension SweepPlan {
       let settings = zip(parameterNames, point.labels).filter { !$0.1.isEmpty }.map {
         "\($0)=\($1)"
       }
-      lines.append(
-        "\(point.point == point.policy ? point.point : point.point + " " + point.policy)"
-          + "\(settings.isEmpty ? "" : " (" + settings.joined(separator: ", ") + ")"): "
-          + "\(pareto.x.name) \(TerminalTable.format(point.x, xUnit)), "
-          + "\(pareto.y.name) \(TerminalTable.format(point.y, yUnit))")
+      // In parts: one expression of them is too much for the type checker.
+      let name: String =
+        point.point == point.policy ? point.point : "\(point.point) \(point.policy)"
+      let setting: String = settings.isEmpty ? "" : " (\(settings.joined(separator: ", ")))"
+      let x = "\(pareto.x) \(TerminalTable.format(point.x, xUnit))"
+      let y = "\(pareto.y) \(TerminalTable.format(point.y, yUnit))"
+      lines.append("\(name)\(setting): \(x), \(y)")
     }
     let first = runs.first?.scenario
     return SweepOutcome(
@@ -232,5 +176,22 @@ extension SweepPlan {
       parameterValues: parameters.map { $0.values.map(Self.text) }, rows: rows,
       scenarioName: first?.name ?? "", seed: first?.seed ?? 0, users: first?.users ?? 0,
       replications: first?.replications ?? 0, policies: first?.policies.map(\.name) ?? [])
+  }
+}
+
+extension SweepOutcome {
+  /// The sweep's `manifest.json`: the scenario facts of its first point, the SHA-256 of the
+  /// scenario and sweep texts, and `sweep` set.
+  public func manifest(
+    toolVersion: String, commandLine: [String], sweepName: String, plan: SweepPlan, jobs: Int,
+    started: Date, finished: Date
+  ) -> Manifest {
+    var manifest = Manifest(
+      toolVersion: toolVersion, commandLine: commandLine, scenarioName: scenarioName,
+      scenarioSHA256: SHA256.hex(Array(plan.scenarioSource.utf8)), seed: seed, users: users,
+      replications: replications, jobs: jobs, policies: policies,
+      baseline: policies.first ?? "", started: started, finished: finished, events: events)
+    manifest.sweep = (sweepName, SHA256.hex(Array(plan.source.utf8)), points)
+    return manifest
   }
 }

@@ -1,3 +1,4 @@
+import Reports
 import Simulation
 
 /// What ``PartialMerger`` needs of a partial result: ``PartialResult`` (a run's) or

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import Simulation
 
 /// One uncertain parameter of a robustness study (`deferral-sim robust`): where it goes in the

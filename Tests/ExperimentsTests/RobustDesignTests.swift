@@ -2,6 +2,7 @@ import Foundation
 import MessageDeferral
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 /// The space-filling designs, the parameters' quantile functions and the statistics of

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import Simulation
 
 /// What one shard of a run (`run --shard K/N`) writes instead of the final files: the
@@ -80,6 +81,17 @@ public struct PartialResult: Codable, Sendable {
     return try merger.result(complete: true)
   }
 
+  /// The seed the shards ran, parsed by the one seed rule (``ScenarioFields/seed(digits:)``):
+  /// a partial whose `seed` is not a string of digits below 2^64 is refused, never replaced.
+  public func runSeed(file: String) throws(PartialError) -> UInt64 {
+    guard let parsed = ScenarioFields.seed(digits: seed) else {
+      throw PartialError(
+        message: "\(file): $.seed: '\(seed)' is not a seed (digits, below 2^64); write the "
+          + "partial again with the command that wrote it")
+    }
+    return parsed
+  }
+
   /// The run's scenario, rebuilt from the partial: its scenario text with the users,
   /// replications, seed, policies and baseline the shards ran. Refuses a scenario that does not
   /// load, an unknown policy and tallies of another screen count (messages start with `file`).
@@ -92,17 +104,14 @@ public struct PartialResult: Codable, Sendable {
     }
     scenario.users = users
     scenario.replications = replications
-    scenario.seed = UInt64(seed) ?? scenario.seed  // Checked on reading.
+    scenario.seed = try runSeed(file: file)
     scenario.baseline = baseline
     var policies: [NamedPolicy] = []
     for name in self.policies {
-      if let policy = scenario.policies.first(where: { $0.name == name }) {
-        policies.append(policy)
-      } else if let preset = PolicyCatalog.preset(named: name) {
-        policies.append(NamedPolicy(name: name, configuration: preset.configuration))
-      } else {
+      guard let policy = PolicyLookup.policy(named: name, in: scenario) else {
         throw PartialError(message: "\(file): unknown policy '\(name)' in the partial result")
       }
+      policies.append(policy)
     }
     scenario.policies = policies
     guard tallies[0][0].screenVisits.count == scenario.screens.count else {

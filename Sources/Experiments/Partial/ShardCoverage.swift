@@ -1,3 +1,5 @@
+import Reports
+
 /// Which shards of N a partial result holds: one shard (`run --shard K/N`), or the union that
 /// `merge --partial-out` wrote, as sorted ranges `[first, last]`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import Simulation
 
 /// A parameter sweep (`deferral-sim sweep SWEEP.json`): a grid over policy parameters and
@@ -84,20 +85,14 @@ public struct SweepPlan: Sendable {
     var problems: [ScenarioErrors.Problem] = []
     let value = root.configValue
     let keys = ["scenario", "users", "replications", "seed", "policy", "grid", "compare", "pareto"]
-    guard case .object(let members) = value else {
+    guard case .object = value else {
       throw fail([.init(path: "$", message: "a sweep file is a JSON object; see README, Sweeps")])
     }
-    for member in members where !keys.contains(member.key) {
-      var message = "unknown key '\(member.key)'"
-      if let near = Spelling.closest(to: member.key, in: keys) {
-        message += "; did you mean '\(near)'?"
-      }
-      problems.append(.init(path: "$.\(member.key)", message: message))
-    }
+    ScenarioFields.checkKeys(root, at: "$", keys: keys, problems: &problems)
 
     let (scenarioFile, scenarioSource) = readScenario(
       value["scenario"], file: path, stored: storedScenario, problems: &problems)
-    let (users, replications, seed) = readRunSettings(value, problems: &problems)
+    let (users, replications, seed) = readRunSettings(root, problems: &problems)
     var basePolicy: [ConfigValue.Member] = [.init(key: "preset", value: .string("deadline-aware"))]
     if let policy = value["policy"] {
       if case .object(let policyMembers) = policy {

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import Simulation
 
 /// What one shard of a sweep (`sweep --shard K/N`) writes: shard K of N of every scenario

@@ -1,58 +1,6 @@
 import MessageDeferral
+import Reports
 import Simulation
-
-/// The result of a robustness study: `robust.csv` (every metric of every policy in every
-/// world), `robust-summary.csv` (per policy: share of worlds where it is best, expected and
-/// worst regret) and the tornado of which parameters decide between the top two
-/// (results/README.md, "robust.csv and robust-summary.csv").
-public struct RobustOutcome: Sendable {
-  /// One policy's line of the summary.
-  public struct PolicySummary: Sendable {
-    public var policy: String
-    /// Worlds where it has the highest value per 1000 users; a world where k policies tie
-    /// counts 1/k to each, so the shares sum to 1.
-    public var worldsBest: Double
-    public var shareBest: Double
-    /// Wilson 95% interval of the share, treating worlds as independent draws.
-    public var shareLow: Double
-    public var shareHigh: Double
-    /// Mean over worlds of its value per 1000 users.
-    public var meanValue: Double
-    /// Mean over worlds of (the world's best value − its value): at least 0.
-    public var expectedRegret: Double
-    /// The largest regret, and the first world (from 1) where it happens (`nil` for a
-    /// policy best in every world).
-    public var worstRegret: Double
-    public var worstWorld: Int?
-  }
-
-  /// One bar of the tornado: a parameter's Spearman rank correlation with the value gap
-  /// between the top two policies, `nil` when the parameter or the gap does not vary.
-  public struct Influence: Sendable {
-    public var parameter: String
-    public var rho: Double?
-    public var source: String
-  }
-
-  public var table: CSVTable
-  public var summaryTable: CSVTable
-  /// In rank order: share best (highest first), then expected regret (lowest first).
-  public var policies: [PolicySummary]
-  /// Sorted by |rho|, largest first; parameters without a rho last.
-  public var tornado: [Influence]
-  /// The top policy and the runner-up the tornado compares (the next in rank order whose value
-  /// differs from the top one's in some world); `nil` when none differs.
-  public var leader: String
-  public var runnerUp: String?
-  public var worlds: Int
-  public var events: Int
-  /// The value section's unit (`USD`).
-  public var unit: String
-  public var design: RobustDesign
-
-  /// The metric every world ranks policies by.
-  public static let decidingMetric = MetricID.valuePer1kUsers
-}
 
 extension RobustPlan {
   /// The study's tables and tornado from the tallies of every world (all shards merged).
@@ -166,5 +114,20 @@ extension RobustPlan {
       ])
     }
     return table
+  }
+}
+
+extension HTMLReport {
+  /// The robustness study's page (``HTMLReport/renderRobust(name:scenarioFile:parameterCount:scenario:outcome:)``)
+  /// for a plan and the worlds it drew.
+  ///
+  /// - Precondition: `worlds` is not empty (a study draws at least ``RobustPlan/worldBounds``'s
+  ///   lower bound).
+  public static func renderRobust(
+    name: String, plan: RobustPlan, worlds: [RobustWorld], outcome: RobustOutcome
+  ) -> String {
+    renderRobust(
+      name: name, scenarioFile: plan.scenarioFile, parameterCount: plan.parameters.count,
+      scenario: worlds[0].scenario, outcome: outcome)
   }
 }

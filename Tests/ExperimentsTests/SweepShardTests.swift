@@ -3,6 +3,7 @@ import MessageDeferral
 import Simulation
 import Testing
 
+@testable import Experiments
 @testable import Reports
 
 @Suite("Sweep shards and exact merge")
