@@ -41,7 +41,12 @@ struct Failure: Equatable {
       self.init(
         message: error.message, status: error.isUsage ? ExitStatus.usage : ExitStatus.failure)
     case let error as EngineError:
-      self.init(message: error.description, status: ExitStatus.failure)
+      var message = error.description
+      if case .eventBudgetExceeded(let replication, let user, _, _, _, _) = error {
+        // The engine knows no command; the tool points to the one that shows the life.
+        message += " See it with 'deferral-sim trace --user \(user) --replication \(replication)'."
+      }
+      self.init(message: message, status: ExitStatus.failure)
     default:
       self.init(message: String(describing: error), status: ExitStatus.failure)
     }

@@ -1,4 +1,5 @@
 import MessageDeferral
+import Simulation
 
 /// A typed handle on one option that takes a value: its declaration (name, placeholder, help,
 /// short spelling; from which `--help`, the man page and completions are written) and how its
@@ -114,7 +115,9 @@ extension Option where Value == UInt64 {
   /// A whole number from 0 to `UInt64.max` (a seed).
   static func unsigned(_ name: String, _ valueName: String, _ help: String) -> Option {
     Option(spec: .value(name, valueName, help)) { text, spec, command throws(UsageError) in
-      guard let number = UInt64(text.replacingUnderscores()) else {
+      // The seed rule every input file follows (digits only: no sign, no spaces), with the
+      // command line's digit groups (`1_000`).
+      guard let number = ScenarioFields.seed(digits: text.replacingUnderscores()) else {
         throw UsageError(
           message: "'--\(spec.name)' must be a whole number from 0 to \(UInt64.max), not '\(text)'",
           command: command)

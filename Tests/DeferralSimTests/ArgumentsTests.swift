@@ -9,7 +9,9 @@ struct ArgumentsTests {
   static let quiet = Flag("quiet", "Quiet.")
   let spec = CommandSpec(
     name: "demo", abstract: "A demo.", positionalUsage: "[FILE]", positionalCount: (0, 1),
-    declaring: [users, policy, quiet, ExecutionOptions.shard, ScenarioOptions.policies])
+    declaring: [
+      users, policy, quiet, ExecutionOptions.shard, ScenarioOptions.policies, ScenarioOptions.seed,
+    ])
 
   @Test func parsesValuesFlagsAndPositionals() throws {
     let parsed = try ParsedArguments(
@@ -43,6 +45,17 @@ struct ArgumentsTests {
     } throws: { error in
       (error as? UsageError)?.message
         == "'--shard' must be K/N with 0 <= K < N (for example 0/4), not '\(text)'"
+    }
+  }
+
+  /// `--seed` follows the seed rule of every input file (digits only), with digit groups.
+  @Test(arguments: [("42", UInt64(42)), ("1_000", 1000), ("+5", nil), (" 5", nil), ("0x5", nil)])
+  func seedsFollowTheFilesRule(text: String, seed: UInt64?) throws {
+    let parsed = try ParsedArguments(["--seed", text], spec: spec)
+    if let seed {
+      #expect(try parsed.value(ScenarioOptions.seed) == seed)
+    } else {
+      #expect(throws: UsageError.self) { try parsed.value(ScenarioOptions.seed) }
     }
   }
 

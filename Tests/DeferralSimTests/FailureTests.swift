@@ -36,7 +36,12 @@ struct FailureTests {
   @Test func engineErrorsAreFailuresWhileRunning() {
     let error = EngineError.eventBudgetExceeded(
       replication: 0, user: 4, simulatedTime: 10, horizon: 100, screen: nil)
-    #expect(Failure(error) == Failure(message: error.description, status: 1))
+    #expect(
+      Failure(error)
+        == Failure(
+          message: error.description
+            + " See it with 'deferral-sim trace --user 4 --replication 0'.",
+          status: 1))
   }
 
   @Test func controlCharactersInAMessageAreShownNotObeyed() {

@@ -73,3 +73,30 @@ struct TallyMergeTests {
     #expect(ab.hold[0].quantile(0.5) == ba.hold[0].quantile(0.5))
   }
 }
+
+/// Work items merge in item order whatever `jobs`: a histogram's `Double` sum, whose last bits
+/// depend on the order of additions, comes out bit for bit the same, and so does a partial.
+@Suite struct ItemOrderMergeTests {
+  @Test(arguments: [false, true])
+  func tallyIsBitIdenticalWhateverJobs(shard: Bool) throws {
+    let scenario = try ScenarioLoader.load(
+      json: ScenarioLoader.embeddedDefaultJSON, file: "indie-subscription.json")
+    let world = CompiledScenario(scenario)
+    func run(jobs: Int) throws -> RunResult {
+      // Many small items per replication, so two workers finish them out of order.
+      var options = RunOptions(
+        users: 240, replications: 2, seed: 17, jobs: jobs, blockSize: 8,
+        shard: shard ? (index: 1, count: 3) : nil)
+      options.sharedTrunk = true
+      return try Engine.run(world, policies: scenario.policies, options: options)
+    }
+    let one = try run(jobs: 1)
+    let two = try run(jobs: 2)
+    #expect(one.tallies == two.tallies)
+    let sums = { (result: RunResult) in
+      result.tallies.flatMap { $0.map { $0.latency[.priceIncreaseConsent].sum.bitPattern } }
+    }
+    #expect(sums(one) == sums(two))
+    #expect(sums(one).contains { $0 != 0 }, "the run displayed no consent: nothing compared")
+  }
+}

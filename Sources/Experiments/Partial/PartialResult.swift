@@ -14,8 +14,11 @@ import Simulation
 /// `replications`, `policies` (names, in report order), `baseline`, `block_size`, `covers`
 /// (the shards held, see ``ShardCoverage``), `shards`, `events`, `content_sha256` (see
 /// ``PartialFile/contentDigest(_:)``), and `tallies[replication][policy]`: counts, integer
-/// sums, and latency histograms as sparse `[bin, count]` pairs. Every accumulator is an
-/// integer (or a histogram of integer counts), so merging is exact in any order.
+/// sums, and latency histograms as sparse `[bin, count]` pairs. Every accumulator but one is
+/// an integer (or a histogram of integer counts), so merging is exact in any order; the one
+/// exception, a histogram's `sum` of seconds, is a `Double` that no report reads (means come
+/// from the integer millisecond sums). The engine merges work items in item order, so a
+/// shard's file is byte-identical whatever `--jobs`.
 public struct PartialResult: Codable, Sendable {
   public static let formatName = "deferral-sim-partial"
   public static let formatVersion = 2

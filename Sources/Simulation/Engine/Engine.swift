@@ -95,8 +95,7 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
         + "\(DurationText.format(time)) of \(DurationText.format(horizon))\(screen.map { " on screen '\($0)'" } ?? ""): something in "
         + "the scenario loops without time advancing (screens with near-zero dwell times that "
         + "lead to one another, or messages issued every few milliseconds); lengthen those "
-        + "dwell times or intervals. See it with 'deferral-sim trace --user \(user) "
-        + "--replication \(replication)'."
+        + "dwell times or intervals."
     }
   }
 }
@@ -119,6 +118,13 @@ struct _SharedRunState: ~Copyable {
   var events = 0
   var blocksDone: [Int]
   var trunk = TrunkStatistics()
+  /// Items done but not merged yet, waiting for every earlier item of the shard: tallies are
+  /// merged in item order, as one worker would, so a histogram's `Double` sum (whose last bits
+  /// depend on the order of additions) is the same whatever `jobs`. Workers take items in
+  /// order, so this holds about `jobs` items at most.
+  var waiting: [Int: [Tally]] = [:]
+  /// The next item to merge: the shard's first, then every `shard.count`-th.
+  var nextMerge = 0
 }
 
 /// The Monte Carlo engine: every policy on the same users (common random numbers), users
@@ -128,7 +134,8 @@ public enum Engine {
   ///
   /// Work is split into (replication, block of users) items taken by `options.jobs` workers;
   /// each worker runs every policy on each user of its item, so all policies see the same
-  /// users. Tallies merge exactly (integers), so the result is identical for every `jobs`.
+  /// users. Tallies merge exactly (integers) and in item order (a histogram's `Double` sum),
+  /// so the result is identical, bit for bit, for every `jobs`.
   /// Checks conservation (issued = displayed + expired + pending) per reason and policy.
   public static func run(
     _ world: CompiledScenario, policies: [NamedPolicy], options: RunOptions,
@@ -160,7 +167,8 @@ public enum Engine {
         tallies: Array(
           repeating: Array(repeating: Tally(screenCount: screenCount), count: policies.count),
           count: options.replications),
-        blocksDone: Array(repeating: 0, count: options.replications)))
+        blocksDone: Array(repeating: 0, count: options.replications),
+        nextMerge: options.shard?.index ?? 0))
     let configurations = policies.map(\.configuration)
     // With one policy there is nothing to share: the trunk would only add copies.
     let shares = options.sharedTrunk && configurations.count > 1
@@ -233,7 +241,14 @@ public enum Engine {
         let statistics = simulator.trunk.statistics
         simulator.trunk.statistics = TrunkStatistics()
         let report = shared.withLock { state -> RunProgress in
-          for policy in local.indices { state.tallies[replication][policy].merge(local[policy]) }
+          state.waiting[item] = local
+          while let ready = state.waiting.removeValue(forKey: state.nextMerge) {
+            let readyReplication = state.nextMerge / blocks
+            for policy in ready.indices {
+              state.tallies[readyReplication][policy].merge(ready[policy])
+            }
+            state.nextMerge += options.shard?.count ?? 1
+          }
           state.trunk.merge(statistics)
           state.itemsDone += 1
           state.blocksDone[replication] += 1
