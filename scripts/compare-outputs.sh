@@ -7,9 +7,9 @@
 # The battery, at small sizes: `run` on the embedded default and every bundled scenario (CSVs,
 # logs, report.html, manifest.json), `run --precision`, every bundled sweep (with its report),
 # the bundled robustness study (4 worlds), shards and `merge` for a run, a sweep and a study,
-# `trace` (terminal and CSV), `fit` on the bundled samples (scenario and fit-report.html),
-# `validate`, `policies`, every command's `--help`, the man page, the completions, and the
-# errors and exit codes of a few bad inputs.
+# `fit` on the bundled samples (scenario and fit-report.html), `validate` and `policies`; then
+# scripts/compare-cli.sh for what is only printed (every `--help`, the man page, completions,
+# traces, and about 60 refused command lines with their messages and exit codes).
 #
 # Both binaries run as `./deferral-sim` from a folder of their own with the same relative paths,
 # so command lines written into manifests agree. Only fields that hold the time of day or a
@@ -69,39 +69,14 @@ battery() {
   step robust-shard1 $sim robust "$study" --jobs 2 --quiet --shard 0/2 -o out/robust-shard1
   step robust-shard2 $sim robust "$study" --jobs 2 --quiet --shard 1/2 -o out/robust-shard2
   step robust-merge $sim merge out/robust-shard1 out/robust-shard2 --quiet -o out/robust-merged
-  # Trace: terminal and CSV.
-  step trace $sim trace --user 3 --seed 7 --policy deadline-aware
-  step trace-two $sim trace --user 5 --seed 7 --policy storekit-auto --policy deadline-aware
-  step trace-diff $sim trace --user 5 --seed 7 --policy storekit-auto --policy screen-gate --diff
-  step trace-csv $sim trace --user 3 --seed 7 --policy openiap --format csv
-  step trace-json $sim trace --user 3 --seed 7 --policy never --format json
-  step trace-missed $sim trace scenarios/indie-subscription.json --find missed --limit 5 --seed 4
   # Fit on the bundled samples.
   for source in generic.csv firebase.jsonl amplitude.jsonl; do
     local map=${source%%.*}-map.json
     step "fit-$source" $sim fit "fit-samples/$source" --map "fit-samples/$map" \
       --out "out/fit-$source/scenario.json"
   done
-  # Everything else users read.
   step validate $sim validate scenarios/indie-subscription.json
   step policies $sim policies
-  step help $sim --help
-  for command in run validate policies sweep merge trace fit robust completions; do
-    step "help-$command" $sim "$command" --help
-  done
-  step help-run-topic $sim help run
-  step man $sim help --man
-  step version $sim --version
-  for shell in bash zsh fish; do step "completions-$shell" $sim completions $shell; done
-  # Bad input: messages and exit codes.
-  printf '{"users": "many"}' >bad-scenario.json
-  printf '{"scenario": "nope.json"}' >bad-sweep.json
-  step bad-scenario $sim run bad-scenario.json -o out/never
-  step bad-sweep $sim sweep bad-sweep.json -o out/never2
-  step bad-option $sim run --jobs zero
-  step bad-policy $sim run --policies nonesuch
-  step bad-merge $sim merge printed -o out/never3
-  step unknown-command $sim frobnicate
 }
 
 setup() {
@@ -147,10 +122,13 @@ mask "$work/new"
 rm -f "$work"/{old,new}/deferral-sim
 differing=$(diff -rq "$work/old" "$work/new" || true)
 count=$(find "$work/old" -type f | wc -l)
+status=0
 if [[ -z $differing ]]; then
   echo "outputs: all match ($count files)"
 else
   echo "$differing" | sed "s#$work/##g"
   echo "outputs differ: $(wc -l <<<"$differing") of $count files (see above)" >&2
-  exit 1
+  status=1
 fi
+bash "$repo/scripts/compare-cli.sh" "$old" "$new" || status=1
+exit "$status"
