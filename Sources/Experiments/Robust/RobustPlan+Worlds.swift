@@ -21,14 +21,7 @@ extension RobustPlan {
   /// mapped by its parameter), writes the values into the scenario and validates it. Problems
   /// name `file`, the study, or the world's scenario with its drawn values.
   public func drawWorlds(file: String) throws(ScenarioErrors) -> [RobustWorld] {
-    let root: JSONNode
-    do {
-      root = try JSONReader.parse(scenarioSource)
-    } catch {
-      throw ScenarioErrors(
-        file: scenarioFile,
-        problems: [.init(path: "", message: error.message, position: error.position)])
-    }
+    let root = try ScenarioErrors.parsing(scenarioSource, file: scenarioFile)
     let base = try ScenarioLoader.load(json: scenarioSource, file: scenarioFile)
     let known = base.policies.map(\.name)
     let unknown = policyNames.enumerated().filter { !known.contains($0.element) }

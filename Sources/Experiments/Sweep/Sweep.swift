@@ -230,14 +230,7 @@ public struct SweepPlan: Sendable {
 
   /// The scenario of every scenario point, validated.
   func scenarioPoints(file: String) throws(ScenarioErrors) -> [(point: Point, scenario: Scenario)] {
-    let root: JSONNode
-    do {
-      root = try JSONReader.parse(scenarioSource)
-    } catch {
-      throw ScenarioErrors(
-        file: scenarioFile,
-        problems: [.init(path: "", message: error.message, position: error.position)])
-    }
+    let root = try ScenarioErrors.parsing(scenarioSource, file: scenarioFile)
     var result: [(Point, Scenario)] = []
     for point in Self.combinations(scenarioParameters) {
       var document = root.configValue
@@ -303,6 +296,20 @@ public struct SweepPlan: Sendable {
     case .string(let text): text
     case .number(let number): CSVField.format(number)
     default: value.jsonText()
+    }
+  }
+}
+
+extension ScenarioErrors {
+  /// The JSON tree of a scenario file's text that a sweep or a study varies, or the syntax
+  /// error as a problem of `file`.
+  static func parsing(_ source: String, file: String) throws(ScenarioErrors) -> JSONNode {
+    do {
+      return try JSONReader.parse(source)
+    } catch {
+      throw ScenarioErrors(
+        file: file,
+        problems: [.init(path: "", message: error.message, position: error.position)])
     }
   }
 }
