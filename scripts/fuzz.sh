@@ -7,7 +7,8 @@
 #   bash scripts/fuzz.sh --replay FILE...                       # run inputs once, no fuzzing
 #   bash scripts/fuzz.sh --minimize FILE                        # shrink a crashing input
 #
-# Builds MessageDeferral and Simulation from source with swiftc (-sanitize=fuzzer,address),
+# Builds MessageDeferral and Simulation from source (every .swift file under Sources/<module>,
+# subfolders included) with swiftc (-sanitize=fuzzer,address),
 # links Fuzz/ScenarioFuzzer against them and GSL, then runs it on a working copy of the
 # committed seed corpus (Fuzz/corpus/, never modified) with the JSON-key dictionary
 # (Fuzz/scenario.dict). New interesting inputs go to .build/fuzz/corpus/; crashes, timeouts
@@ -31,7 +32,7 @@ build_module() {
   local name=$1
   swiftc "${flags[@]}" -module-name "$name" -emit-module \
     -emit-module-path "$out/$name.swiftmodule" -emit-object -o "$out/$name.o" \
-    Sources/"$name"/*.swift
+    $(find Sources/"$name" -name '*.swift' | sort)
 }
 echo "fuzz.sh: building with -sanitize=fuzzer,address (about 2 minutes)..." >&2
 build_module MessageDeferral

@@ -5,7 +5,7 @@
 #
 #   bash scripts/mutate.sh               # the whole catalogue
 #   bash scripts/mutate.sh M04 M17       # only these mutations
-#   bash scripts/mutate.sh --list        # the catalogue, without running anything
+#   bash scripts/mutate.sh --list        # the catalogue (a line marked `stale` needs updating)
 #
 # The scratch copy is $MUTATE_DIR (default .build/mutate/pkg): the working tree's files
 # (tracked and untracked, not ignored), copied when they differ (times kept), so the
@@ -26,62 +26,62 @@ export PATH=/opt/swift/usr/bin:$PATH
 # id @@ file @@ test filter (swift test --filter regex) @@ original text @@ mutated text
 catalogue=$(
   cat <<'EOF'
-M01 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ subscriber = self.population.bernoulli(population.returningSubscriberShare) @@ subscriber = self.population.bernoulli(population.subscriberShare)
-M02 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ case .lapsed: inAudience = lapsed @@ case .lapsed: inAudience = subscriber
-M03 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if onboardingRunActive { onboardingRunActive = false } @@ if onboardingRunActive { onboardingRunActive = true }
-M04 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ differences.append(value - reference) @@ differences.append(reference - value)
-M05 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(interrupted),
-M06 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ tally.hold[0].quantile(p) @@ tally.latency[0].quantile(p)
-M07 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ let isNew = self.population.bernoulli(population.newUserShare) @@ let isNew = self.population.bernoulli(1 - population.newUserShare)
-M08 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ lapsed = !subscriber @@ lapsed = true
-M09 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ case .subscribers: inAudience = subscriber @@ case .subscribers: inAudience = true
-M10 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ let accountStart = isNew && !subscriber ? installAt : 0 @@ let accountStart = isNew ? installAt : 0
-M11 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ * (window.upperBound - window.lowerBound) @@ * (window.upperBound + window.lowerBound)
-M12 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests @@ let chosen = appStore.bernoulli(campaign.audienceShare) @@ let chosen = appStore.bernoulli(1 - campaign.audienceShare)
-M13 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if !startedOnboarding, profile.isNew { @@ if profile.isNew {
-M14 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ tally.onboardingRunsCompleted += 1 @@ tally.onboardingRunsCompleted += 0
-M15 @@ Sources/Simulation/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ journey.bernoulli(world.scenario.onboarding.neverReturnAfterLeavingProbability) @@ journey.bernoulli(1 - world.scenario.onboarding.neverReturnAfterLeavingProbability)
-M16 @@ Sources/Simulation/UserSimulator.swift @@ PopulationClosedFormTests|OnboardingBookkeepingTests @@ completedOnboarding = !isNew @@ completedOnboarding = false
-M17 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if kind.isInterruptible, !visitInterrupted { @@ if kind.isInterruptible {
-M18 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ if processAlive, inForeground { deliver(index, tally: &tally) } @@ if processAlive { deliver(index, tally: &tally) }
-M19 @@ Sources/Simulation/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ for index in messages.indices { messages[index].deliveredInProcess = false } @@ for index in messages.indices { messages[index].deliveredInProcess = true }
-M20 @@ Sources/Simulation/UserSimulator+Events.swift @@ DeliveryOracleTests @@ let again = world.scenario.sessions.delivery == .everyForeground @@ let again = false
-M21 @@ Sources/Simulation/UserSimulator+Events.swift @@ DeliveryOracleTests @@ if messages[index].deliveredAt.isNaN { messages[index].deliveredAt = now } @@ messages[index].deliveredAt = now
-M22 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.hold[lane].record(now - record.deliveredAt) @@ tally.hold[lane].record(now - record.issuedAt)
-M23 @@ Sources/Simulation/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded()) @@ tally.latencySumMilliseconds[lane] += Int64(latency.rounded())
-M24 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if forced { tally.fallbackFired += 1 } @@ if !forced { tally.fallbackFired += 1 }
-M25 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.displayFailures += 1 @@ tally.displayFailures += 0
-M26 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ scene.bernoulli(world.scenario.scene.displayFailureProbability) @@ scene.bernoulli(1 - world.scenario.scene.displayFailureProbability)
-M27 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests|EngineClosedFormTests @@ if !(inForeground && sceneActive) { @@ if !inForeground {
-M28 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, sheetsThisBreak) @@ tally.maxSheetsPerBreak = sheetsThisBreak
-M29 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ case .expired: tally.expired[lane] += 1 @@ case .expired: tally.pending[lane] += 1
-M30 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline @@ let shownInTime = record.state == .displayed
-M31 @@ Sources/Simulation/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let resolved = record.state == .expired && record.expiresAt <= record.deadline @@ let resolved = record.state == .expired
-M32 @@ Sources/Simulation/UserSimulator.swift @@ DeliveryOracleTests @@ queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index)) @@ queue.push(time: time + 2 * expiry, payload: _Event(kind: .expire, index: index))
-M33 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsCompleted)
-M34 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ ratio(tally.newUsersCompleted, tally.newUsersOnboarding) @@ ratio(tally.onboardingRunsCompleted, tally.newUsersOnboarding)
-M35 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ enumerated() where screen.kind == kind { @@ enumerated() where screen.kind != kind {
-M36 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.displayed[0]) @@ Double(tally.latencySumMilliseconds[0]) / 1000 / Double(tally.issued[0])
-M37 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ quantile("consent_latency_p90_s", lane: 0, 0.90, @@ quantile("consent_latency_p90_s", lane: 0, 0.99,
-M38 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ quantile("billing_latency_p90_s", lane: 1, 0.90, @@ quantile("billing_latency_p90_s", lane: 0, 0.90,
-M39 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) @@ ratio(tally.consentDeadlineMisses, tally.issued[0])
-M40 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ Double(tally.fallbackFired) * 1000 / Double(tally.users) @@ Double(tally.fallbackFired) * 100 / Double(tally.users)
-M41 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ Double(tally.sheetsInBreaks) / Double(tally.breaks) @@ Double(tally.sheets) / Double(tally.breaks)
-M42 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ { $0.pending.reduce(0, +) } @@ { $0.expired.reduce(0, +) }
-M43 @@ Sources/Reports/Metrics.swift @@ ReportOracleTests @@ ) { $0.displayFailures } @@ ) { $0.displayAttempts }
-M44 @@ Sources/Reports/Statistics.swift @@ MeanInterval|ReportOracleTests @@ gsl_cdf_tdist_Pinv(0.975, Double(n - 1)) @@ gsl_cdf_tdist_Pinv(0.95, Double(n - 1))
-M45 @@ Sources/Reports/Statistics.swift @@ MeanInterval|ReportOracleTests @@ (squares / Double(n - 1)) @@ (squares / Double(n))
-M46 @@ Sources/Simulation/Tally.swift @@ TallyMergeTests|ShardMerge @@ maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak) @@ maxSheetsPerBreak += other.maxSheetsPerBreak
-M47 @@ Sources/Simulation/Tally.swift @@ TallyMergeTests|ShardMerge @@ hold[lane].merge(other.hold[lane]) @@ hold[lane].merge(other.latency[lane])
-M48 @@ Sources/Simulation/Tally.swift @@ TallyMergeTests|ShardMerge @@ consentDeadlinesDue += other.consentDeadlinesDue @@ consentDeadlinesDue += other.consentDeadlineMisses
-M49 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ .integer(total.displayed[lane]), .integer(total.expired[lane]), @@ .integer(total.displayed[lane]), .integer(total.pending[lane]),
-M50 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ .number(total.latency[lane].quantile(0.9)), .number(total.latency[lane].quantile(0.99)), @@ .number(total.latency[lane].quantile(0.9)), .number(total.latency[lane].quantile(0.9)),
-M51 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ .text(name), .integer(replication), .text(metric.name), @@ .text(name), .integer(replication + 1), .text(metric.name),
-M52 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ .text(name), .text(metric.name), .number(interval?.mean), .number(interval?.low), @@ .text(name), .text(metric.name), .number(interval?.low), .number(interval?.mean),
-M53 @@ Sources/Reports/RunReport.swift @@ ReportOracleTests @@ let reference = values[base][index][replication] @@ let reference = values[base][index][0]
-M54 @@ Sources/Reports/PartialResult.swift @@ ShardMerge|SweepShard @@ tallies[replication][policy].merge(other[replication][policy]) @@ tallies[replication][policy] = other[replication][policy]
+M01 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ subscriber = self.population.bernoulli(population.returningSubscriberShare) @@ subscriber = self.population.bernoulli(population.subscriberShare)
+M02 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ case .lapsed: inAudience = lapsed @@ case .lapsed: inAudience = subscriber
+M03 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if life.onboardingRunActive { life.onboardingRunActive = false } @@ if life.onboardingRunActive { life.onboardingRunActive = true }
+M04 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ differences.append(value - reference) @@ differences.append(reference - value)
+M05 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(interrupted),
+M06 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ tally.hold[.priceIncreaseConsent].quantile(p) @@ tally.latency[.priceIncreaseConsent].quantile(p)
+M07 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let isNew = self.population.bernoulli(population.newUserShare) @@ let isNew = self.population.bernoulli(1 - population.newUserShare)
+M08 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ lapsed = !subscriber @@ lapsed = true
+M09 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ case .subscribers: inAudience = subscriber @@ case .subscribers: inAudience = true
+M10 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let accountStart = isNew && !subscriber ? installAt : 0 @@ let accountStart = isNew ? installAt : 0
+M11 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ * (window.upperBound - window.lowerBound) @@ * (window.upperBound + window.lowerBound)
+M12 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let chosen = appStore.bernoulli(campaign.audienceShare) @@ let chosen = appStore.bernoulli(1 - campaign.audienceShare)
+M13 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if !life.startedOnboarding, life.profile.isNew { @@ if life.profile.isNew {
+M14 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ tally.onboardingRunsCompleted += 1 @@ tally.onboardingRunsCompleted += 0
+M15 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ journey.bernoulli(world.scenario.onboarding.neverReturnAfterLeavingProbability) @@ journey.bernoulli(1 - world.scenario.onboarding.neverReturnAfterLeavingProbability)
+M16 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests|OnboardingBookkeepingTests @@ completedOnboarding = !isNew @@ completedOnboarding = false
+M17 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if kind.isInterruptible, !life.visitInterrupted { @@ if kind.isInterruptible {
+M18 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ if life.processAlive, life.inForeground { deliver(index, tally: &tally) } @@ if life.processAlive { deliver(index, tally: &tally) }
+M19 @@ Sources/Simulation/Engine/UserSimulator+Arrivals.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ life.process &+= 1 @@ life.process &+= 0
+M20 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DeliveryOracleTests @@ let again = world.scenario.sessions.delivery == .everyForeground @@ let again = false
+M21 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DeliveryOracleTests @@ if messages[index].deliveredAt.isNaN { messages[index].deliveredAt = life.now } @@ messages[index].deliveredAt = life.now
+M22 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ recordDuration(life.now - record.deliveredAt, histogram: 1, @@ recordDuration(life.now - record.issuedAt, histogram: 1,
+M23 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded()) @@ tally.latencySumMilliseconds[lane] += Int64(latency.rounded())
+M24 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if forced { tally.fallbackFired += 1 } @@ if !forced { tally.fallbackFired += 1 }
+M25 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.displayFailures += 1 @@ tally.displayFailures += 0
+M26 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ scene.bernoulli(world.scenario.scene.displayFailureProbability) @@ scene.bernoulli(1 - world.scenario.scene.displayFailureProbability)
+M27 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests|EngineClosedFormTests @@ if !(life.inForeground && life.sceneActive) { @@ if !life.inForeground {
+M28 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, life.sheetsThisBreak) @@ tally.maxSheetsPerBreak = life.sheetsThisBreak
+M29 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ case .expired: tally.expired[lane] += 1 @@ case .expired: tally.pending[lane] += 1
+M30 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline @@ let shownInTime = record.state == .displayed
+M31 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let resolved = record.state == .expired && record.expiresAt <= record.deadline @@ let resolved = record.state == .expired
+M32 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DeliveryOracleTests @@ queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index)) @@ queue.push(time: time + 2 * expiry, payload: _Event(kind: .expire, index: index))
+M33 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsCompleted)
+M34 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ratio(tally.newUsersCompleted, tally.newUsersOnboarding) @@ ratio(tally.onboardingRunsCompleted, tally.newUsersOnboarding)
+M35 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ enumerated() where screen.kind == kind { @@ enumerated() where screen.kind != kind {
+M36 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ Double(tally.latencySumMilliseconds[consent]) / 1000 / Double(tally.displayed[consent]) @@ Double(tally.latencySumMilliseconds[consent]) / 1000 / Double(tally.issued[consent])
+M37 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ id, "consent_latency_p90_s", lane: .priceIncreaseConsent, 0.90, @@ id, "consent_latency_p90_s", lane: .priceIncreaseConsent, 0.99,
+M38 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ id, "billing_latency_p90_s", lane: .billingIssue, 0.90, @@ id, "billing_latency_p90_s", lane: .priceIncreaseConsent, 0.90,
+M39 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) @@ ratio(tally.consentDeadlineMisses, tally.issued[.priceIncreaseConsent])
+M40 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ Double(tally.fallbackFired) * 1000 / Double(tally.users) @@ Double(tally.fallbackFired) * 100 / Double(tally.users)
+M41 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ Double(tally.sheetsInBreaks) / Double(tally.breaks) @@ Double(tally.sheets) / Double(tally.breaks)
+M42 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ { $0.pending.reduce(0, +) } @@ { $0.expired.reduce(0, +) }
+M43 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ) { $0.displayFailures } @@ ) { $0.displayAttempts }
+M44 @@ Sources/Reports/Statistics/MeanInterval.swift @@ MeanInterval|ReportOracleTests @@ gsl_cdf_tdist_Pinv(0.975, Double(n - 1)) @@ gsl_cdf_tdist_Pinv(0.95, Double(n - 1))
+M45 @@ Sources/Reports/Statistics/MeanInterval.swift @@ MeanInterval|ReportOracleTests @@ (squares / Double(n - 1)) @@ (squares / Double(n))
+M46 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak) @@ maxSheetsPerBreak += other.maxSheetsPerBreak
+M47 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ hold[lane].merge(other.hold[lane]) @@ hold[lane].merge(other.latency[lane])
+M48 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ consentDeadlinesDue += other.consentDeadlinesDue @@ consentDeadlinesDue += other.consentDeadlineMisses
+M49 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .integer(total.displayed[lane]), .integer(total.expired[lane]), @@ .integer(total.displayed[lane]), .integer(total.pending[lane]),
+M50 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ row += quantiles.map { .number(total.latency[lane].quantile($0.0)) } @@ row += quantiles.map { .number(total.latency[lane].quantile(min($0.0, 0.9))) }
+M51 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ .text(name), .integer(replication), .text(metric.name), @@ .text(name), .integer(replication + 1), .text(metric.name),
+M52 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ .text(name), .text(metric.name), .number(interval?.mean), .number(interval?.low), @@ .text(name), .text(metric.name), .number(interval?.low), .number(interval?.mean),
+M53 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ let reference = values[base][index][replication] @@ let reference = values[base][index][0]
+M54 @@ Sources/Experiments/Partial/PartialResult+Checks.swift @@ ShardMerge|SweepShard @@ if let problem = tallies[replication][policy].mergeChecked(other[replication][policy]) { @@ tallies[replication][policy] = other[replication][policy]; if let problem = Optional<Tally.Problem>.none {
 M55 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ case .boundary: return triggers.contains(.screenAppearance) @@ case .boundary: return false
-M56 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ return filter.contains(reason) @@ return !filter.contains(reason)
+M56 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ if let filter = configuration.reasonFilter, !filter.contains(reason) { return false } @@ if let filter = configuration.reasonFilter, filter.contains(reason) { return false }
 M57 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ return override.allowed @@ return !override.allowed
 M58 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ case .inProcessArrival: start = entry.arrivedAt @@ case .inProcessArrival: start = entry.message.firstIssuedAt
 M59 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ due = min(due, deadline - margin) @@ due = min(due, deadline + margin)
@@ -90,11 +90,11 @@ M61 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @
 M62 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ entry.retryDelay = min(entry.retryDelay * 2, backoff.maximum) @@ entry.retryDelay = entry.retryDelay * 2
 M63 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ if !configuration.showsUnknownReasons, !reason.isKnown { return } @@ if !reason.isKnown { return }
 M64 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ .map { max(0, $0 - shownThisBreak) } @@ .map { max(0, $0) }
-M65 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ for candidate in candidates where candidate.overdue || kept < limit { @@ for candidate in candidates where kept < limit {
+M65 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ for var candidate in candidates where candidate.overdue || kept < limit { @@ for var candidate in candidates where kept < limit {
 M66 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @@ if failure == .noActiveScene, configuration.stopsBatchWithoutScene { @@ if configuration.stopsBatchWithoutScene {
-M67 @@ Sources/Simulation/Sampler.swift @@ SamplerTests @@ return gsl_ran_exponential(generator, mean) @@ return gsl_ran_exponential(generator, 1 / mean)
-M68 @@ Sources/Simulation/LatencyHistogram.swift @@ LatencyHistogram|ReportOracleTests @@ Int((p * Double(count)).rounded(.up)) @@ Int((p * Double(count)).rounded(.down))
-M69 @@ Sources/Simulation/Engine.swift @@ ReportOracleTests @@ lane < 4 ? Reason.known[lane].name : "unknown" @@ lane < 3 ? Reason.known[lane].name : "unknown"
+M67 @@ Sources/Simulation/Random/Sampler.swift @@ SamplerTests @@ return gsl_ran_exponential(generator, mean) @@ return gsl_ran_exponential(generator, 1 / mean)
+M68 @@ Sources/Simulation/Tally/LatencyHistogram.swift @@ LatencyHistogram|ReportOracleTests @@ Int(position.rounded(.up)) @@ Int(position.rounded(.down))
+M69 @@ Sources/Simulation/Engine/Engine.swift @@ ReportOracleTests @@ lane < Reason.known.count ? Reason.known[lane].name : "unknown" @@ lane < Reason.known.count - 1 ? Reason.known[lane].name : "unknown"
 EOF
 )
 
@@ -102,7 +102,20 @@ EOF
 # file during a run does not disturb it.
 main() {
 if [[ ${1:-} == --list ]]; then
-  printf '%s\n' "$catalogue" | awk -F' @@ ' '{ printf "%s  %s\n      - %s\n      + %s\n", $1, $2, $4, $5 }'
+  # Each line with `stale` after its file when its original text does not occur exactly once.
+  printf '%s\n' "$catalogue" | python3 -c '
+import sys
+for line in sys.stdin.read().splitlines():
+    if not line:
+        continue
+    id, path, _, old, new = line.split(" @@ ")
+    try:
+        count = open(path).read().count(old)
+    except OSError:
+        count = 0
+    mark = "" if count == 1 else "  stale (found %d times)" % count
+    print("%s  %s%s\n      - %s\n      + %s" % (id, path, mark, old, new))
+'
   return 0
 fi
 wanted=" $* "
