@@ -201,7 +201,23 @@ extension UserSimulator {
   ) {
     if !effect.displays.isEmpty { effect.displays.removeAll(keepingCapacity: true) }
     if let delay = lane.listenerDelay {
-      let (toStoreKit, policySkips) = lane.route(event, at: now, delay: delay, stream: &stream)
+      var toStoreKit = false
+      var policySkips = false
+      switch event {
+      case .processLaunched:
+        lane.listenerReadyAt = now + delay.draw(&stream)
+        toStoreKit = true
+      case .processTerminated, .sceneActivated, .sceneDeactivated:
+        toStoreKit = true
+      case .delivered:
+        toStoreKit = now < lane.listenerReadyAt
+        policySkips = toStoreKit
+      case .displaySucceeded(let id), .displayFailed(let id, _):
+        toStoreKit = lane.storeKitDefault.isAwaitingResult(id)
+        policySkips = toStoreKit
+      case .screenAppeared, .timerFired:
+        break
+      }
       if toStoreKit {
         lane.storeKitDefault.handle(event, at: now, into: &actions)
         if !actions.displays.isEmpty { effect.displays.append(contentsOf: actions.displays) }
