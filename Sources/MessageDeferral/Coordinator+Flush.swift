@@ -64,43 +64,13 @@ extension Coordinator {
     }
     guard store.count > 0 else { return }
 
-    let regularAllowed = isRegularTrigger(trigger)
     let limit = configuration.sheetsPerBreak.map { max(0, $0 - shownThisBreak) } ?? Int.max
 
     // Work on a local copy of the scratch buffer so `self` can be read inside the loop.
     var selected = candidates
     candidates = []
     selected.removeAll(keepingCapacity: true)
-    var headSeen = false
-    store.forEach { entry in
-      if configuration.displaysOneAtATime {
-        // Only the head of the queue is ever considered (see `displaysOneAtATime`).
-        guard !headSeen else { return }
-        headSeen = true
-      }
-      guard !entry.inFlight else { return }
-      let reason = entry.message.reason
-      if !configuration.showsUnknownReasons, !reason.isKnown { return }
-      let due = dueTime(of: entry)
-      var overdue = isOverdue(entry, due: due, at: now)
-      var forced = isForced(entry, due: due, at: now, trigger: trigger)
-      let regular =
-        regularAllowed && passesFilter(reason, trigger: trigger) && gateAllows(reason)
-        && !isSleepingHead(entry, at: now)
-      if isUrgent(entry, at: now) {
-        // An urgent consent goes now, past the per-break limit; forced where the calm-screen
-        // rule would not have shown it.
-        overdue = true
-        if !regular { forced = true }
-      }
-      guard forced || overdue || regular || entry.nextRetryAt <= now else { return }
-      let deadline =
-        reason == .priceIncreaseConsent ? (entry.message.deadline ?? .infinity) : .infinity
-      selected.append(
-        _Candidate(
-          id: entry.message.id, forced: forced, overdue: overdue,
-          urgency: min(due, deadline, urgentTime(of: entry)), deadline: deadline))
-    }
+    select(at: now, trigger: trigger, into: &selected)
     candidates = selected
     guard !candidates.isEmpty else { return }
     if configuration.ordering == .urgency {
@@ -133,6 +103,44 @@ extension Coordinator {
       emitNextInBatch(into: &actions)
     } else {
       for candidate in candidates { emit(candidate.id, forced: candidate.forced, into: &actions) }
+    }
+  }
+
+  /// Appends, in queue order, the entries this trigger may show now. Not `mutating`: the
+  /// closure borrows `self`; in `flush` (mutating) it captured a copy of the whole coordinator
+  /// for every entry.
+  func select(at now: Double, trigger: _Trigger, into selected: inout ContiguousArray<_Candidate>)
+  {
+    let regularAllowed = isRegularTrigger(trigger)
+    var headSeen = false
+    store.forEach { entry in
+      if configuration.displaysOneAtATime {
+        // Only the head of the queue is ever considered (see `displaysOneAtATime`).
+        guard !headSeen else { return }
+        headSeen = true
+      }
+      guard !entry.inFlight else { return }
+      let reason = entry.message.reason
+      if !configuration.showsUnknownReasons, !reason.isKnown { return }
+      let due = dueTime(of: entry)
+      var overdue = isOverdue(entry, due: due, at: now)
+      var forced = isForced(entry, due: due, at: now, trigger: trigger)
+      let regular =
+        regularAllowed && passesFilter(reason, trigger: trigger) && gateAllows(reason)
+        && !isSleepingHead(entry, at: now)
+      if isUrgent(entry, at: now) {
+        // An urgent consent goes now, past the per-break limit; forced where the calm-screen
+        // rule would not have shown it.
+        overdue = true
+        if !regular { forced = true }
+      }
+      guard forced || overdue || regular || entry.nextRetryAt <= now else { return }
+      let deadline =
+        reason == .priceIncreaseConsent ? (entry.message.deadline ?? .infinity) : .infinity
+      selected.append(
+        _Candidate(
+          id: entry.message.id, forced: forced, overdue: overdue,
+          urgency: min(due, deadline, urgentTime(of: entry)), deadline: deadline))
     }
   }
 

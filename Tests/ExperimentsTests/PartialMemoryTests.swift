@@ -66,7 +66,10 @@ struct PartialMemoryTests {
   }
 
   /// 256 partials merge within 1.5× the peak RSS of 16 (holding every partial, as merge did,
-  /// took about 1.3 MB more per partial of this size: over 300 MB for 256).
+  /// took about 1.3 MB more per partial of this size: over 300 MB for 256). A peak is the least
+  /// of three merges: beside the rest of the suite one merge of 256 once peaked at 1.75× the
+  /// 16's and alone stayed within it, and noise (page-cache pressure, malloc's arenas) only
+  /// ever adds to a peak, while a merge that holds its partials is high every time.
   @Test func peakMemoryDoesNotGrowWithThePartials() throws {
     try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
     var peaks: [Int: Int] = [:]
@@ -74,15 +77,19 @@ struct PartialMemoryTests {
       let folder = try Self.partials(count)
       defer { try? FileManager.default.removeItem(at: folder) }
       let out = folder.appendingPathComponent("merged.json").path
-      let (status, kib) = try Self.peakKiB(["merge", folder.path, "--partial-out", out])
-      #expect(status == 0)
+      var least = Int.max
+      for _ in 0..<3 {
+        let (status, kib) = try Self.peakKiB(["merge", folder.path, "--partial-out", out])
+        #expect(status == 0)
+        least = min(least, kib)
+      }
       let merged = try PartialFile.read(contentsOf: out)
       guard case .run(let partial) = merged else {
         Issue.record("not a run's partial")
         return
       }
       #expect(partial.covers.isComplete(of: count))
-      peaks[count] = kib
+      peaks[count] = least
     }
     let (small, large) = (peaks[16]!, peaks[256]!)
     #expect(Double(large) <= 1.5 * Double(small), "peak RSS \(small) KiB for 16, \(large) for 256")

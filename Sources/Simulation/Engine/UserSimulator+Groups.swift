@@ -220,7 +220,8 @@ extension UserSimulator {
       }
       if toStoreKit {
         lane.storeKitDefault.handle(event, at: now, into: &actions)
-        if !actions.displays.isEmpty { effect.displays.append(contentsOf: actions.displays) }
+        // `effect.displays` is empty here: take the buffer rather than copy it.
+        if !actions.displays.isEmpty { swap(&effect.displays, &actions.displays) }
       }
       if policySkips {
         effect.timer = .keep
@@ -228,7 +229,14 @@ extension UserSimulator {
       }
     }
     lane.coordinator.handle(event, at: now, into: &actions)
-    if !actions.displays.isEmpty { effect.displays.append(contentsOf: actions.displays) }
+    if !actions.displays.isEmpty {
+      // Usually the only displays: take the buffer rather than copy it (both keep capacity).
+      if effect.displays.isEmpty {
+        swap(&effect.displays, &actions.displays)
+      } else {
+        effect.displays.append(contentsOf: actions.displays)
+      }
+    }
     if let wake = actions.wakeAt {
       effect.timer = .wake(max(wake, now))
     } else {
