@@ -133,4 +133,29 @@ struct _PolicyLane: Sendable {
       ? nil : Sampler(DistributionSpec(configuration.listenerDelay))
     storeKitDefault = Coordinator(configuration: .storeKitAuto)
   }
+
+  /// With a late listener (``listenerDelay`` set): where `event` goes at `now`. A cold launch
+  /// draws when the listener will exist (from `stream`); a message delivered before then, and
+  /// the results of its displays, go to StoreKit's own handling instead of the policy; the
+  /// launch, termination and scene changes go to both. The one routing rule of a branch
+  /// (``UserSimulator/routeBeforeListener(_:tally:)``) and a group (``UserSimulator/answer``).
+  mutating func route(
+    _ event: PolicyEvent, at now: Double, delay: Sampler, stream: inout RandomStream
+  ) -> (toStoreKit: Bool, policySkips: Bool) {
+    switch event {
+    case .processLaunched:
+      listenerReadyAt = now + delay.draw(&stream)
+      return (true, false)
+    case .processTerminated, .sceneActivated, .sceneDeactivated:
+      return (true, false)
+    case .delivered:
+      let early = now < listenerReadyAt
+      return (early, early)
+    case .displaySucceeded(let id), .displayFailed(let id, _):
+      let ours = storeKitDefault.isAwaitingResult(id)
+      return (ours, ours)
+    case .screenAppeared, .timerFired:
+      return (false, false)
+    }
+  }
 }

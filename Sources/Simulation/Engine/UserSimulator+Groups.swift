@@ -201,23 +201,7 @@ extension UserSimulator {
   ) {
     if !effect.displays.isEmpty { effect.displays.removeAll(keepingCapacity: true) }
     if let delay = lane.listenerDelay {
-      var toStoreKit = false
-      var policySkips = false
-      switch event {
-      case .processLaunched:
-        lane.listenerReadyAt = now + delay.draw(&stream)
-        toStoreKit = true
-      case .processTerminated, .sceneActivated, .sceneDeactivated:
-        toStoreKit = true
-      case .delivered:
-        toStoreKit = now < lane.listenerReadyAt
-        policySkips = toStoreKit
-      case .displaySucceeded(let id), .displayFailed(let id, _):
-        toStoreKit = lane.storeKitDefault.isAwaitingResult(id)
-        policySkips = toStoreKit
-      case .screenAppeared, .timerFired:
-        break
-      }
+      let (toStoreKit, policySkips) = lane.route(event, at: now, delay: delay, stream: &stream)
       if toStoreKit {
         lane.storeKitDefault.handle(event, at: now, into: &actions)
         // `effect.displays` is empty here: take the buffer rather than copy it.

@@ -36,23 +36,9 @@ extension UserSimulator {
   /// go to StoreKit's own handling (`storekit-auto`) instead of the policy; the launch,
   /// termination and scene changes go to both. Returns whether the policy must not see it.
   mutating func routeBeforeListener(_ event: PolicyEvent, tally: inout Tally) -> Bool {
-    let toStoreKit: Bool
-    var policySkips = false
-    switch event {
-    case .processLaunched:
-      lane.listenerReadyAt = life.now + (lane.listenerDelay?.draw(&policyStream) ?? 0)
-      toStoreKit = true
-    case .processTerminated, .sceneActivated, .sceneDeactivated:
-      toStoreKit = true
-    case .delivered:
-      toStoreKit = life.now < lane.listenerReadyAt
-      policySkips = toStoreKit
-    case .displaySucceeded(let id), .displayFailed(let id, _):
-      toStoreKit = lane.storeKitDefault.isAwaitingResult(id)
-      policySkips = toStoreKit
-    case .screenAppeared, .timerFired:
-      toStoreKit = false
-    }
+    guard let delay = lane.listenerDelay else { return false }
+    let (toStoreKit, policySkips) = lane.route(
+      event, at: life.now, delay: delay, stream: &policyStream)
     guard toStoreKit else { return false }
     // StoreKit's default asks for no timer; the policy's timer is left as it is.
     lane.storeKitDefault.handle(event, at: life.now, into: &actions)
