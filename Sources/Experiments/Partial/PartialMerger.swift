@@ -27,6 +27,20 @@ public protocol MergeablePartial: Codable, Sendable {
   func encoded() throws -> String
 }
 
+extension MergeablePartial {
+  /// The fix every refused partial gets.
+  static var rewrite: String { "write the partial again with the command that wrote it" }
+
+  /// Checks the shard count and that the shards held are among them (every kind alike).
+  func checkCoverage(path: String) throws(PartialError) {
+    guard (1...ShardCoverage.maximumShards).contains(shards), covers.last < shards else {
+      throw PartialError(
+        message: "\(path): $.covers: shards \(covers.description) of \(shards): a partial "
+          + "holds shards of 0..<N, N from 1 to \(ShardCoverage.maximumShards); \(Self.rewrite)")
+    }
+  }
+}
+
 /// Merges partial results one at a time into one accumulator, so the memory needed is one
 /// partial plus the merged tallies whatever the number of partials; the first partial's
 /// texts (scenario, sweep) are the only ones kept.

@@ -8,13 +8,8 @@ extension PartialResult: MergeablePartial {
     func fail(_ field: String, _ what: String) -> PartialError {
       PartialError(message: "\(path): $.\(field): \(what)")
     }
-    let rewrite = "write the partial again with the command that wrote it"
-    guard (1...ShardCoverage.maximumShards).contains(shards), covers.last < shards else {
-      throw fail(
-        "covers",
-        "shards \(covers.description) of \(shards): a partial holds shards of 0..<N, "
-          + "N from 1 to \(ShardCoverage.maximumShards); \(rewrite)")
-    }
+    let rewrite = Self.rewrite
+    try checkCoverage(path: path)
     guard ScenarioFields.seed(digits: seed) != nil else {
       throw fail("seed", "'\(seed)' is not a seed (digits, below 2^64); \(rewrite)")
     }
