@@ -184,9 +184,21 @@ extension UserSimulator {
       }
     }
     guard !trunk.log.isEmpty else { return }
+    // The last launch or termination: a coordinator that forgets at launch
+    // (``Coordinator/forgetsAtLaunch``) needs to hear only what follows (a user's log holds
+    // every session up to the fork; most of it is skipped).
+    let lastReset =
+      trunk.log.lastIndex { entry in
+        switch entry.event {
+        case .processLaunched, .processTerminated: true
+        default: false
+        }
+      } ?? 0
     for policy in trunk.lanes.indices {
       trunk.bank.restore(generator, from: 5 + policy)
-      Self.replay(trunk.log, into: &trunk.lanes[policy], stream: &policyStream, actions: &actions)
+      Self.replay(
+        trunk.log, lastReset: lastReset, into: &trunk.lanes[policy], stream: &policyStream,
+        actions: &actions)
       trunk.bank.save(generator, to: 5 + policy)
     }
     trunk.log.removeAll(keepingCapacity: true)
@@ -195,25 +207,34 @@ extension UserSimulator {
   /// Tells `lane` the logged events as ``tell(_:tally:)`` would have, with the listener's
   /// bookkeeping of ``routeBeforeListener(_:tally:)`` for events that carry no message: a
   /// launch draws when the listener exists; a launch, a termination and scene changes reach
-  /// StoreKit's own handling too. Traps if anything answers with a display or a timer: a
-  /// policy that can act before its first message needs the trunk to fork earlier.
+  /// StoreKit's own handling too. A coordinator that forgets at launch hears the log from
+  /// `lastReset` (the last launch or termination) on; every launch still draws, in order (the
+  /// coordinators draw nothing, so the draws need not interleave with them). Traps if anything
+  /// answers with a display or a timer: a policy that can act before its first message needs
+  /// the trunk to fork earlier.
   static func replay(
-    _ log: [(event: PolicyEvent, time: Double)], into lane: inout _PolicyLane,
+    _ log: [(event: PolicyEvent, time: Double)], lastReset: Int, into lane: inout _PolicyLane,
     stream: inout RandomStream, actions: inout PolicyActions
   ) {
-    for (event, time) in log {
-      if let delay = lane.listenerDelay {
+    if let delay = lane.listenerDelay {
+      let start = lane.storeKitDefault.forgetsAtLaunch ? lastReset : 0
+      for index in log.indices {
+        let (event, time) = log[index]
         switch event {
         case .processLaunched:
           lane.listenerReadyAt = time + delay.draw(&stream)
-          lane.storeKitDefault.handle(event, at: time, into: &actions)
         case .processTerminated, .sceneActivated, .sceneDeactivated:
-          lane.storeKitDefault.handle(event, at: time, into: &actions)
-        default:
           break
+        default:
+          continue
         }
+        guard index >= start else { continue }
+        lane.storeKitDefault.handle(event, at: time, into: &actions)
         precondition(actions.displays.isEmpty, "StoreKit displayed before any delivery")
       }
+    }
+    let start = lane.coordinator.forgetsAtLaunch ? lastReset : 0
+    for (event, time) in log[start...] {
       lane.coordinator.handle(event, at: time, into: &actions)
       precondition(
         actions.displays.isEmpty && actions.wakeAt == nil,
