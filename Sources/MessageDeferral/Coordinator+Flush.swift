@@ -109,8 +109,7 @@ extension Coordinator {
   /// Appends, in queue order, the entries this trigger may show now. Not `mutating`: the
   /// closure borrows `self`; in `flush` (mutating) it captured a copy of the whole coordinator
   /// for every entry.
-  func select(at now: Double, trigger: _Trigger, into selected: inout ContiguousArray<_Candidate>)
-  {
+  func select(at now: Double, trigger: _Trigger, into selected: inout ContiguousArray<_Candidate>) {
     let regularAllowed = isRegularTrigger(trigger)
     var headSeen = false
     store.forEach { entry in

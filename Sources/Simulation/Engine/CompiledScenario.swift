@@ -6,8 +6,8 @@ import MessageDeferral
 /// so the engine's per-user state stays plain integers on the hot path.
 public let noScreen = -1
 
-/// A scenario prepared for drawing: samplers and alias tables built once per run and shared,
-/// read-only, by every worker.
+/// A scenario prepared for drawing: samplers and alias tables, read-only once built. A run
+/// builds one per worker (see ``Engine``), so that no reference count is shared by threads.
 public struct CompiledScenario: Sendable {
   public let scenario: Scenario
   let dwell: [Sampler]
@@ -15,8 +15,8 @@ public struct CompiledScenario: Sendable {
   /// alive here; the per-event path reads ``transitionPointers`` instead.
   let transitionTables: [AliasTable?]
   /// Per screen: the GSL table of ``transitionTables`` (nil for none), as a raw pointer so a
-  /// screen change touches no reference count (shared by every worker, so a reference count
-  /// here would bounce between cores). `nonisolated(unsafe)`: the tables are written once,
+  /// screen change touches no reference count (a retain per screen change costs, and one
+  /// shared by threads would bounce between cores). `nonisolated(unsafe)`: the tables are written once,
   /// by GSL's preprocessing, and only read afterwards (`gsl_ran_discrete` takes them `const`).
   nonisolated(unsafe) let transitionPointers: ContiguousArray<UnsafePointer<gsl_ran_discrete_t>?>
   /// Per screen: the first index of its transitions in ``transitionTargetIndex``.

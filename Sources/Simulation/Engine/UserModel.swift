@@ -131,7 +131,7 @@ struct _PolicyLane: Sendable {
     listenerDelay =
       configuration.listenerDelay.isZero
       ? nil : Sampler(DistributionSpec(configuration.listenerDelay))
-    storeKitDefault = Coordinator(configuration: .storeKitAuto)
+    storeKitDefault = Coordinator(configuration: PolicyConfiguration.storeKitAuto.withOwnStorage())
   }
 
   /// With a late listener (``listenerDelay`` set): where `event` goes at `now`. A cold launch
