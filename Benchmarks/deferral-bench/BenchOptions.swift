@@ -20,6 +20,8 @@ struct BenchOptions {
     tight loops, exactly the variates that run drew, counted by kind: each user's trunk once,
     then once per branch simulation actually run from the fork (one per group of policies
     that answered alike, so never more than one per policy).
+    engine_over_rng_floor_branch_per_policy divides the same time by the floor of a branch
+    per policy from the fork (the variates of the same run without groups).
 
       --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users)
       --out DIR    where the CSV files go

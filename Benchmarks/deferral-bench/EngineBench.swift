@@ -32,6 +32,10 @@ struct EngineBench {
     var sharedTrunkSpeedup: Double
     var trunk: TrunkStatistics
     var floorSeconds: [Double]
+    /// The floor as if every forked user's branch ran once per policy (no groups): the
+    /// variates a shared run without groups draws (``RunOptions/branchGroups`` off).
+    var floorPerPolicySeconds: [Double]
+    var variatesPerPolicy: VariateCounts
     var floorByKind: [(kind: VariateKind, count: Int, seconds: Double)]
     var reseeds: Int
     var reseedSeconds: Double
@@ -40,14 +44,19 @@ struct EngineBench {
     var scaling: Double
     /// Median over repetitions of jobs-1 time ÷ floor time.
     var overFloor: Double
+    /// The same against the floor with a branch per policy.
+    var overFloorPerPolicy: Double
     var events: Int
   }
 
-  func options(jobs: Int, countsVariates: Bool = false, shared: Bool = true) -> RunOptions {
+  func options(
+    jobs: Int, countsVariates: Bool = false, shared: Bool = true, groups: Bool = true
+  ) -> RunOptions {
     var options = RunOptions(
       users: users, replications: replications, seed: seed, jobs: jobs,
       countsVariates: countsVariates)
     options.sharedTrunk = shared
+    options.branchGroups = groups
     return options
   }
 
@@ -64,9 +73,13 @@ struct EngineBench {
 
   /// Variates the run consumes, by kind: a counting run (deterministic, so identical to every
   /// timed run, which the event count double-checks).
-  func countVariates() throws -> (VariateCounts, events: Int, trunk: TrunkStatistics) {
+  func countVariates(
+    groups: Bool = true
+  ) throws -> (
+    VariateCounts, events: Int, trunk: TrunkStatistics
+  ) {
     let result = try Engine.run(
-      world, policies: policies, options: options(jobs: 2, countsVariates: true))
+      world, policies: policies, options: options(jobs: 2, countsVariates: true, groups: groups))
     var counts = VariateCounts()
     for row in result.tallies { for tally in row { counts.merge(tally.variates) } }
     return (counts, result.events, result.trunk)
@@ -75,6 +88,9 @@ struct EngineBench {
   func run(log: (String) -> Void) throws -> Result {
     let (variates, countedEvents, trunk) = try countVariates()
     let floor = RNGFloor(scenario: world.scenario, counts: variates)
+    let (variatesPerPolicy, eventsPerPolicy, _) = try countVariates(groups: false)
+    precondition(eventsPerPolicy == countedEvents, "Branch groups changed the run")
+    let floorPerPolicy = RNGFloor(scenario: world.scenario, counts: variatesPerPolicy)
     // Warm-up: threads started, pages touched, caches and branch predictors trained.
     _ = try runEngine(jobs: 2)
     _ = floor.time()
@@ -83,6 +99,8 @@ struct EngineBench {
     var unshared: [Run] = []
     var trunkRatios: [Double] = []
     var floorSeconds: [Double] = []
+    var floorPerPolicySeconds: [Double] = []
+    var floorPerPolicyRatios: [Double] = []
     var scalingRatios: [Double] = []
     var floorRatios: [Double] = []
     var floorByKind: [(kind: VariateKind, count: Int, seconds: Double)] = []
@@ -92,6 +110,7 @@ struct EngineBench {
       var two: Run?
       var alone: Run?
       var floorTime = 0.0
+      var floorPerPolicyTime = 0.0
       for side in orders[repetition % orders.count] {
         switch side {
         case 0: one = try runEngine(jobs: 1)
@@ -101,6 +120,7 @@ struct EngineBench {
           let timed = floor.time()
           floorTime = timed.total
           if floorByKind.isEmpty || timed.total < floorSeconds.min()! { floorByKind = timed.byKind }
+          floorPerPolicyTime = floorPerPolicy.time().total
         }
       }
       guard let one, let two, let alone else { preconditionFailure("Every engine side ran") }
@@ -114,13 +134,16 @@ struct EngineBench {
       unshared.append(alone)
       trunkRatios.append(alone.seconds / one.seconds)
       floorSeconds.append(floorTime)
+      floorPerPolicySeconds.append(floorPerPolicyTime)
+      floorPerPolicyRatios.append(one.seconds / floorPerPolicyTime)
       scalingRatios.append(one.seconds / two.seconds)
       floorRatios.append(one.seconds / floorTime)
       log(
         "engine repetition \(repetition + 1)/\(repetitions): jobs 1 "
           + "\(Format.significant(one.seconds)) s, jobs 2 \(Format.significant(two.seconds)) s, "
           + "jobs 1 --no-shared-trunk \(Format.significant(alone.seconds)) s, "
-          + "RNG floor \(Format.significant(floorTime)) s")
+          + "RNG floor \(Format.significant(floorTime)) s "
+          + "(\(Format.significant(floorPerPolicyTime)) s with a branch per policy)")
     }
     // One stream per purpose (6), re-seeded once per user on the shared trunk.
     let reseeds = users * replications * StreamPurpose.allCases.count
@@ -128,9 +151,11 @@ struct EngineBench {
     return Result(
       jobs1: jobs1, jobs2: jobs2, unshared: unshared,
       sharedTrunkSpeedup: Measure.median(trunkRatios), trunk: trunk, floorSeconds: floorSeconds,
+      floorPerPolicySeconds: floorPerPolicySeconds, variatesPerPolicy: variatesPerPolicy,
       floorByKind: floorByKind,
       reseeds: reseeds, reseedSeconds: reseedSeconds, variates: variates,
       scaling: Measure.median(scalingRatios), overFloor: Measure.median(floorRatios),
+      overFloorPerPolicy: Measure.median(floorPerPolicyRatios),
       events: countedEvents)
   }
 }

@@ -52,6 +52,22 @@ struct BranchGroupOracleTests {
     #expect(trunk.branches <= trunk.forked * policies.count)
   }
 
+  /// A shared run without groups (``RunOptions/branchGroups`` off: `deferral-bench`'s floor
+  /// with a branch per policy) gives the same tallies, simulating every policy's branch.
+  @Test func aSharedRunWithoutGroupsGivesTheSameTallies() throws {
+    let scenario = try Self.defaultScenario()
+    var options = RunOptions(
+      users: 48, replications: 2, seed: scenario.seed, jobs: 1, blockSize: 16)
+    let world = CompiledScenario(scenario)
+    let grouped = try Engine.run(world, policies: scenario.policies, options: options)
+    options.branchGroups = false
+    let perPolicy = try Engine.run(world, policies: scenario.policies, options: options)
+    #expect(perPolicy.tallies == grouped.tallies)
+    #expect(perPolicy.trunk.forked > 0)
+    #expect(perPolicy.trunk.branches == perPolicy.trunk.forked * scenario.policies.count)
+    #expect(grouped.trunk.branches < perPolicy.trunk.branches)
+  }
+
   /// Copies of one policy answer every event alike: one branch simulation per forked user.
   @Test func identicalPoliciesNeverPart() throws {
     let scenario = try Self.defaultScenario()

@@ -28,6 +28,11 @@ public struct RunOptions: Sendable {
   /// byte-identical; only the time differs. ``Tally/variates`` count what was actually drawn,
   /// so they differ (the trunk's draws go to the first policy's tally).
   public var sharedTrunk = true
+  /// With the shared trunk, whether a forked user's branches are simulated in groups while
+  /// the policies answer alike (the default; see ``UserSimulator/runGroups(fork:tallies:)``)
+  /// or once per policy. Results are byte-identical; `deferral-bench` counts the variates of
+  /// a run without groups for its floor with a branch per policy.
+  public var branchGroups = true
 
   /// Users per work item unless a run says otherwise.
   public static let defaultBlockSize = 512
@@ -185,6 +190,7 @@ public enum Engine {
       if options.countsVariates { simulator.startCountingVariates() }
       let lanes = configurations.map(_PolicyLane.init)
       if shares { simulator.prepareLanes(configurations) }
+      simulator.groupsAllowed = options.branchGroups
       var local = configurations.map { _ in Tally(screenCount: screenCount) }
       var trunk = Tally(screenCount: screenCount)
       while true {

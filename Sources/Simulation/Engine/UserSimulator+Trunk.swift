@@ -123,7 +123,7 @@ extension UserSimulator {
     if journey.variateCounts != nil { drainVariateCounts(into: &trunkTally) }
     catchUpLanes()
     saveFork(budget: budget)
-    if Self.groupsBranches {
+    if Self.groupsBranches && groupsAllowed {
       if runGroups(fork: fork, tallies: &tallies) { return nil }
       // A group ran out of its budget: find the first policy that does, branch by branch.
       budgetExceeded = nil

@@ -50,6 +50,8 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var groups = _BranchGroups(screenCount: 0)
   /// While a group of policies runs (``tellGroup(_:tally:)``): every member's lane answers.
   var grouped = false
+  /// Whether a forked user's branches may be shared in groups (``RunOptions/branchGroups``).
+  var groupsAllowed = true
   /// While a group runs: durations go to ``_BranchGroups/durations`` for every member.
   var logsDurations = false
   /// Each policy's lane while its group runs (copied from ``_Trunk/lanes`` at the group's
