@@ -55,7 +55,10 @@ public struct ArticleQueue<Element> {
   }
 
   @inlinable
-  public mutating func removeAll() { _elements.removeAll(keepingCapacity: true) }
+  public mutating func removeAll() {
+    // An empty queue is left untouched: clearing a copy's shared storage would duplicate it.
+    if !_elements.isEmpty { _elements.removeAll(keepingCapacity: true) }
+  }
 }
 
 extension ArticleQueue: Sendable where Element: Sendable {}

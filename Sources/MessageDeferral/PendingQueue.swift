@@ -103,6 +103,12 @@ public struct PendingQueue<Element> {
   /// Removes every element, keeping the storage.
   @inlinable
   public mutating func removeAll() {
+    // Read before writing: an already clear queue (the common case at a relaunch) is left
+    // untouched, so a copy's shared storage is not duplicated just to be cleared.
+    guard lanes.contains(where: { $0.used > 0 || $0.head != 0 || $0.tombstones > 0 }) else {
+      _count = 0
+      return
+    }
     for lane in lanes.indices { lanes[lane].removeAll() }
     _count = 0
   }
