@@ -16,8 +16,9 @@ public struct CompiledScenario: Sendable {
   let transitionTables: [AliasTable?]
   /// Per screen: the GSL table of ``transitionTables`` (nil for none), as a raw pointer so a
   /// screen change touches no reference count (a retain per screen change costs, and one
-  /// shared by threads would bounce between cores). `nonisolated(unsafe)`: the tables are written once,
-  /// by GSL's preprocessing, and only read afterwards (`gsl_ran_discrete` takes them `const`).
+  /// shared by threads would bounce between cores). `nonisolated(unsafe)`: the tables are
+  /// written once, by GSL's preprocessing, and only read afterwards (`gsl_ran_discrete` takes
+  /// them `const`).
   nonisolated(unsafe) let transitionPointers: ContiguousArray<UnsafePointer<gsl_ran_discrete_t>?>
   /// Per screen: the first index of its transitions in ``transitionTargetIndex``.
   let transitionOffset: ContiguousArray<Int32>
