@@ -95,6 +95,9 @@ M66 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @
 M67 @@ Sources/Simulation/Random/Sampler.swift @@ SamplerTests @@ return gsl_ran_exponential(generator, mean) @@ return gsl_ran_exponential(generator, 1 / mean)
 M68 @@ Sources/Simulation/Tally/LatencyHistogram.swift @@ LatencyHistogram|ReportOracleTests @@ Int(position.rounded(.up)) @@ Int(position.rounded(.down))
 M69 @@ Sources/Simulation/Engine/Engine.swift @@ ReportOracleTests @@ lane < Reason.known.count ? Reason.known[lane].name : "unknown" @@ lane < Reason.known.count - 1 ? Reason.known[lane].name : "unknown"
+M70 @@ Sources/MessageDeferral/Coordinator.swift @@ ForgetsAtLaunch|SharedTrunkOracle @@ store.count == 0 && opens.capacity == 0 && batch == nil @@ store.count == 0 && batch == nil
+M71 @@ Sources/Simulation/Engine/UserSimulator+Trunk.swift @@ SharedTrunkOracle|BranchGroupOracle @@ let start = lane.coordinator.forgetsAtLaunch ? lastReset : 0 @@ let start = lastReset
+M72 @@ Sources/MessageDeferral/PendingQueue.swift @@ PendingQueueTests|SharedTrunkOracle @@ guard lanes.contains(where: { $0.used > 0 || $0.head != 0 || $0.tombstones > 0 }) else { @@ guard lanes.contains(where: { $0.head != 0 || $0.tombstones > 0 }) else {
 EOF
 )
 
