@@ -138,7 +138,8 @@ struct _PolicyLane: Sendable {
   /// draws when the listener will exist (from `stream`); a message delivered before then, and
   /// the results of its displays, go to StoreKit's own handling instead of the policy; the
   /// launch, termination and scene changes go to both. The one routing rule of a branch
-  /// (``UserSimulator/routeBeforeListener(_:tally:)``) and a group (``UserSimulator/answer``).
+  /// (``UserSimulator/routeBeforeListener(_:tally:)``), a group (``UserSimulator/answer``) and
+  /// the lanes' catch-up at a fork (``UserSimulator/replay``).
   mutating func route(
     _ event: PolicyEvent, at now: Double, delay: Sampler, stream: inout RandomStream
   ) -> (toStoreKit: Bool, policySkips: Bool) {

@@ -220,15 +220,9 @@ extension UserSimulator {
       let start = lane.storeKitDefault.forgetsAtLaunch ? lastReset : 0
       for index in log.indices {
         let (event, time) = log[index]
-        switch event {
-        case .processLaunched:
-          lane.listenerReadyAt = time + delay.draw(&stream)
-        case .processTerminated, .sceneActivated, .sceneDeactivated:
-          break
-        default:
-          continue
-        }
-        guard index >= start else { continue }
+        // The branch's and the group's routing rule (a launch draws, whatever `start`).
+        let (toStoreKit, _) = lane.route(event, at: time, delay: delay, stream: &stream)
+        guard toStoreKit, index >= start else { continue }
         lane.storeKitDefault.handle(event, at: time, into: &actions)
         precondition(actions.displays.isEmpty, "StoreKit displayed before any delivery")
       }
