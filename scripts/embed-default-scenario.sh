@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Copies scenarios/indie-subscription.json, byte for byte, into the Swift string literal that
-# `deferral-sim run` uses when no scenario is given (Sources/Simulation/EmbeddedScenarios.swift).
+# `deferral-sim run` uses when no scenario is given (Sources/Simulation/Scenario/EmbeddedScenarios.swift).
 # Run it after editing the default scenario; the test "embedded default equals the file"
 # fails until you do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=scenarios/indie-subscription.json
-target=Sources/Simulation/EmbeddedScenarios.swift
+target=Sources/Simulation/Scenario/EmbeddedScenarios.swift
 if grep -q '"""#' "$source"; then
   echo "error: $source contains '\"\"\"#', which cannot go into a raw string literal" >&2
   exit 1

@@ -105,6 +105,9 @@ enum Commands {
 
   /// `policies --json`.
   static let policiesJSON = Flag("json", "Print each preset's full configuration as JSON.")
+  /// `policies --markdown`.
+  static let policiesMarkdown = Flag(
+    "markdown", "Print the presets as the README's Markdown table (name, what it reproduces).")
 
   static let policies = Command(
     spec: CommandSpec(
@@ -112,17 +115,22 @@ enum Commands {
       abstract: "List the built-in deferral policies.",
       positionalUsage: "",
       positionalCount: (0, 0),
-      declaring: [policiesJSON]
+      declaring: [policiesJSON, policiesMarkdown]
     ),
     execute: { arguments, output in
-      if arguments.flag(policiesJSON) {
+      if arguments.flag(policiesMarkdown) {
+        output.out(PolicyCatalog.markdownTable)
+      } else if arguments.flag(policiesJSON) {
         let document = ConfigValue.object(
           PolicyCatalog.presets.map {
             ConfigValue.Member(
               key: $0.name,
               value: .object(
-                [ConfigValue.Member(key: "description", value: .string($0.summary))]
-                  + ($0.configuration.configValue.objectMembers)))
+                [
+                  ConfigValue.Member(key: "description", value: .string($0.summary)),
+                  ConfigValue.Member(key: "reproduces", value: .string($0.doc)),
+                  ConfigValue.Member(key: "shipping", value: .string($0.shipping.summary)),
+                ] + ($0.configuration.configValue.objectMembers)))
           })
         output.out(document.jsonText())
       } else {

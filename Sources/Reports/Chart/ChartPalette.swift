@@ -1,3 +1,5 @@
+import MessageDeferral
+
 /// How one series is drawn: a colour of ``ChartPalette/colours`` (or the ink colour) and a
 /// variant, which sets the marker shape and the line dash, so series that share a colour stay
 /// apart by shape.
@@ -43,7 +45,7 @@ public struct SeriesStyle: Sendable, Hashable {
 /// page and the dark page (`#14171c`). Seven colours cannot cover twelve presets, so series
 /// that share a colour differ by marker shape and line dash (``variants``).
 ///
-/// **Presets.** ``presets`` gives each preset its colour and variant, one line each; a
+/// **Presets.** Each preset's declaration in ``PolicyCatalog`` gives its colour and variant; a
 /// preset's variant (`screen-gate-ceiling` of `screen-gate`) keeps its colour with another
 /// marker and dash, so no two presets share both.
 ///
@@ -78,21 +80,11 @@ public enum ChartPalette {
     (.circle, nil), (.square, "7 4"), (.triangle, "2 3"), (.diamond, "8 3 2 3"),
   ]
 
-  /// Every preset's style: colour index, variant. Adding a preset's colour is one line here.
-  public static let presets: [String: SeriesStyle] = [
-    "storekit-auto": SeriesStyle(colour: 1, variant: 0),
-    "screen-gate": SeriesStyle(colour: 2, variant: 0),
-    "screen-gate-ceiling": SeriesStyle(colour: 2, variant: 1),
-    "adapty-manual": SeriesStyle(colour: 3, variant: 0),
-    "revenuecat-manual": SeriesStyle(colour: 4, variant: 0),
-    "revenuecat-manual-legacy": SeriesStyle(colour: 4, variant: 1),
-    "openiap": SeriesStyle(colour: 0, variant: 0),
-    "never": SeriesStyle(colour: 6, variant: 0),
-    "deadline-aware": SeriesStyle(colour: 5, variant: 0),
-    "deadline-aware-v1": SeriesStyle(colour: 5, variant: 1),
-    "deadline-blind": SeriesStyle(colour: 1, variant: 1),
-    "deadline-aware-value": SeriesStyle(colour: 5, variant: 2),
-  ]
+  /// Every preset's style, from its declaration (``PolicyCatalog/Preset/chart``).
+  public static let presets: [String: SeriesStyle] = Dictionary(
+    uniqueKeysWithValues: PolicyCatalog.presets.map { preset in
+      (preset.name, SeriesStyle(colour: preset.chart.colour, variant: preset.chart.variant))
+    })
 
   /// The entries no preset uses, in a fixed order (variant, then colour): where other names'
   /// styles come from.

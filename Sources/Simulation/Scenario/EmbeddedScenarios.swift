@@ -135,20 +135,7 @@ let _indieSubscriptionJSON = #"""
     "generic": {"audience": "all", "mean_interval": "730d", "expiry": null},
     "unknown": [{"raw_value": 7, "audience": "all", "mean_interval": "3650d", "expiry": null}]
   },
-  "policies": [
-    "storekit-auto",
-    "screen-gate",
-    "screen-gate-ceiling",
-    "adapty-manual",
-    "revenuecat-manual",
-    "revenuecat-manual-legacy",
-    "openiap",
-    "never",
-    "deadline-aware",
-    "deadline-aware-value",
-    "deadline-aware-v1",
-    "deadline-blind"
-  ],
+  "policies": "all",
   "baseline": "storekit-auto",
   "value": {
     "unit": "USD",

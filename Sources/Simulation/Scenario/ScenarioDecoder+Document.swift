@@ -299,16 +299,27 @@ extension _ScenarioDecoder {
 
   /// Reads the `policies` array through ``PolicyCatalog`` and checks that names are unique.
   ///
+  /// `"all"` (``PolicyCatalog/allPresets``), as the whole value or as one entry of the array,
+  /// stands for every preset in catalog order; in an array it leaves out the presets the array
+  /// names itself, so `["all", {"name": "mine", "preset": "deadline-aware"}]` compares every
+  /// preset and one custom policy.
+  ///
   /// Returns the policies read, whether all were valid, and every name the file gives a policy
   /// (also of invalid ones, so a baseline naming one is not reported as a second problem).
   mutating func readPolicies(
     _ node: JSONNode, at path: String
   ) -> (policies: [NamedPolicy], valid: Bool, names: [String])? {
+    if case .string(PolicyCatalog.allPresets) = node.value {
+      let policies = PolicyCatalog.presets.map {
+        NamedPolicy(name: $0.name, configuration: $0.configuration)
+      }
+      return (policies, true, policies.map(\.name))
+    }
     guard case .array(let entries) = node.value, !entries.isEmpty else {
       report(
         path, node,
-        "must be a non-empty array of policies, got "
-          + (node.typeName == "an array" ? "an empty one" : node.typeName)
+        "must be \"\(PolicyCatalog.allPresets)\" (every preset) or a non-empty array of "
+          + "policies, got " + (node.typeName == "an array" ? "an empty one" : node.typeName)
           + "; such as [\"storekit-auto\", \"deadline-aware\"] (presets: "
           + PolicyCatalog.presetNames.joined(separator: ", ") + ")")
       return nil
@@ -317,8 +328,30 @@ extension _ScenarioDecoder {
     var names: [String] = []
     var firstPath: [String: String] = [:]
     var valid = true
+    let named = Set(
+      entries.compactMap { entry -> String? in
+        if case .string(let name) = entry.value { return name }
+        return nil
+      })
     for (index, entry) in entries.enumerated() {
       let entryPath = _JSONPath.element(path, index)
+      if case .string(PolicyCatalog.allPresets) = entry.value {
+        if firstPath[PolicyCatalog.allPresets] != nil {
+          report(
+            entryPath, entry,
+            "\"\(PolicyCatalog.allPresets)\" is listed twice (also "
+              + "\(firstPath[PolicyCatalog.allPresets]!)); list it once")
+          valid = false
+          continue
+        }
+        firstPath[PolicyCatalog.allPresets] = entryPath
+        for preset in PolicyCatalog.presets where !named.contains(preset.name) {
+          names.append(preset.name)
+          firstPath[preset.name] = entryPath
+          policies.append(NamedPolicy(name: preset.name, configuration: preset.configuration))
+        }
+        continue
+      }
       switch PolicyCatalog.definition(
         from: entry.configValue, at: entryPath, suggestionBudget: &suggestionBudget)
       {
