@@ -9,8 +9,11 @@ let package = Package(
   name: "deferral-sim",
   products: [
     .executable(name: "deferral-sim", targets: ["deferral-sim"]),
-    .executable(name: "deferral-bench", targets: ["deferral-bench"]),
     .library(name: "MessageDeferral", targets: ["MessageDeferral"]),
+    // The engine's libraries as one product, for the benchmarks' own package
+    // (Benchmarks/Package.swift), so that `swift build` here never compiles deferral-bench.
+    .library(name: "DeferralSimEngine", targets: ["Experiments", "Reports", "Simulation"]),
+    .library(name: "CGSL", targets: ["CGSL"]),
   ],
   targets: [
     .systemLibrary(
@@ -33,11 +36,6 @@ let package = Package(
       name: "deferral-sim",
       dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral"],
       exclude: ["README.md"]),
-    .executableTarget(
-      name: "deferral-bench",
-      dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral", "CGSL"],
-      path: "Benchmarks/deferral-bench"
-    ),
     .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CGSL"]),
     // ReportsTests renders sweep pages from outcomes that Experiments computes.
