@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
 # Quick start, second command: installs what is missing and runs the whole test suite.
-# Extra arguments go to `swift test` (for example: bash scripts/test.sh --filter Queue).
+#   bash scripts/test.sh                 # everything (what CI runs)
+#   bash scripts/test.sh --fast          # the fast tier: unit, property and oracle tests, no
+#                                        # suite that runs the built binary, a browser or a
+#                                        # memory measurement (CONTRIBUTING.md, "Test tiers")
+#   bash scripts/test.sh --filter Queue  # extra arguments go to `swift test`
 # Skipped tests are listed again after the summary line, with their reasons, so that a skip
 # is never lost in the middle of the log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-gsl.sh
+tier=()
+if [[ ${1:-} == --fast ]]; then
+  shift
+  # The slow tier, by suite: DeferralSimTests runs the built binary (end to end, golden
+  # checksums, scale-out, Slurm); the browser and memory suites need Chromium and a quiet
+  # machine.
+  tier=(--skip DeferralSimTests --skip HTMLReportBrowser --skip PartialMemory)
+fi
 swift build --build-tests
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-swift test --skip-build "$@" 2>&1 | tee "$log" || status=$?
+swift test --skip-build ${tier[@]+"${tier[@]}"} "$@" 2>&1 | tee "$log" || status=$?
 skipped=$(grep -E "Test .* skipped" "$log" || true)
 if [[ -n $skipped ]]; then
   echo "Skipped tests ($(wc -l <<<"$skipped")):"

@@ -199,7 +199,8 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "unknown policy", [(policies, "[\"storekit-auto\", \"deadline-awar\"]")], "$.policies[1]",
       "deadline-aware", .rejects),
     .init(
-      "no policies", [(policies, "[]")], "$.policies", "must be a non-empty array of policies",
+      "no policies", [(policies, "[]")], "$.policies",
+      "or a non-empty array of policies, got an empty one",
       .rejects),
     .init(
       "unknown screen kind", [("\"kind\": \"immersive\"", "\"kind\": \"immersiv\"")],

@@ -32,12 +32,35 @@ public enum UserSegment: Int, CaseIterable, Sendable {
 
 /// The headline figures of one segment's users in one replication: the parts of a ``Tally``
 /// that `by-segment.csv` splits. Merges exactly, like a tally.
-public struct SegmentTally: Sendable, Codable, Equatable {
+@dynamicMemberLookup
+public struct SegmentTally: Sendable, Equatable {
+  /// The counts (``SegmentCounters``), read and written as the segment's own properties.
+  public var counters = SegmentCounters()
+  /// Latency of the price-increase consent messages displayed, first issuance to display.
+  public var consentLatency = LatencyHistogram()
+
+  public init() {}
+
+  /// A counter of ``counters``, as if it were the segment's own property.
+  @inlinable
+  public subscript(dynamicMember counter: WritableKeyPath<SegmentCounters, Int>) -> Int {
+    get { counters[keyPath: counter] }
+    _modify { yield &counters[keyPath: counter] }
+  }
+
+  /// Adds `other` into `self`. Exact and commutative.
+  public mutating func merge(_ other: SegmentTally) {
+    counters.addCounters(other.counters)
+    consentLatency.merge(other.consentLatency)
+  }
+}
+
+/// The counts of a ``SegmentTally``, declared once (``_CounterBlock``), like
+/// ``TallyCounters``.
+public struct SegmentCounters: Sendable, Equatable, _CounterBlock {
   public var users = 0
   public var onboardingRunsStarted = 0
   public var onboardingRunsInterrupted = 0
-  /// Latency of the price-increase consent messages displayed, first issuance to display.
-  public var consentLatency = LatencyHistogram()
   public var consentDeadlinesDue = 0
   public var consentDeadlineMisses = 0
   public var fallbackFired = 0
@@ -46,41 +69,7 @@ public struct SegmentTally: Sendable, Codable, Equatable {
 
   public init() {}
 
-  /// The counts, in the order of ``countNames`` (for checked arithmetic on merge).
-  var counts: [Int] {
-    get {
-      [
-        users, onboardingRunsStarted, onboardingRunsInterrupted, consentDeadlinesDue,
-        consentDeadlineMisses, fallbackFired, pending,
-      ]
-    }
-    set {
-      (
-        users, onboardingRunsStarted, onboardingRunsInterrupted, consentDeadlinesDue,
-        consentDeadlineMisses, fallbackFired, pending
-      ) = (
-        newValue[0], newValue[1], newValue[2], newValue[3], newValue[4], newValue[5], newValue[6]
-      )
-    }
-  }
-
-  /// The JSON names of ``counts``.
-  static let countNames = [
-    "users", "onboardingRunsStarted", "onboardingRunsInterrupted", "consentDeadlinesDue",
-    "consentDeadlineMisses", "fallbackFired", "pending",
-  ]
-
-  /// Adds `other` into `self`. Exact and commutative.
-  public mutating func merge(_ other: SegmentTally) {
-    users += other.users
-    onboardingRunsStarted += other.onboardingRunsStarted
-    onboardingRunsInterrupted += other.onboardingRunsInterrupted
-    consentLatency.merge(other.consentLatency)
-    consentDeadlinesDue += other.consentDeadlinesDue
-    consentDeadlineMisses += other.consentDeadlineMisses
-    fallbackFired += other.fallbackFired
-    pending += other.pending
-  }
+  static let fieldNames = _counterFieldNames(of: Self.self)
 }
 
 extension UserSimulator {

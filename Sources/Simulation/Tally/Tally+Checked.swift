@@ -26,13 +26,8 @@ extension Tally {
     var check = _TallyCheck()
     check.count(screenVisits, "screenVisits")
     check.count(screenInterrupted, "screenInterrupted")
-    check.count(
-      [
-        onboardingRunsStarted, onboardingRunsCompleted, onboardingRunsInterrupted,
-        newUsersOnboarding, newUsersCompleted, users, consentDeadlineMisses, consentDeadlinesDue,
-        fallbackFired, displayAttempts, displayFailures, sheets, breaks, sheetsInBreaks,
-        maxSheetsPerBreak, events,
-      ], names: Self.scalarNames)
+    check.count(counters.counterValues, names: TallyCounters.fieldNames)
+    check.count([maxSheetsPerBreak], names: ["maxSheetsPerBreak"])
     check.count(issued.lanes, "issued")
     check.count(displayed.lanes, "displayed")
     check.count(expired.lanes, "expired")
@@ -43,12 +38,8 @@ extension Tally {
     check.count(screenMilliseconds.map { Int(clamping: $0) }, "screenMilliseconds", bounded: false)
     for (index, segment) in segments.enumerated() {
       check.count(
-        [
-          segment.users, segment.onboardingRunsStarted, segment.onboardingRunsInterrupted,
-          segment.consentDeadlinesDue, segment.consentDeadlineMisses, segment.fallbackFired,
-          segment.pending,
-        ],
-        names: SegmentTally.countNames.map { "segments[\(index)].\($0)" })
+        segment.counters.counterValues,
+        names: SegmentCounters.fieldNames.map { "segments[\(index)].\($0)" })
       check.histogram(segment.consentLatency, "segments[\(index)].consentLatency")
     }
     for (name, histograms) in [("latency", latency), ("hold", hold)] {
@@ -85,30 +76,9 @@ extension Tally {
     var check = _TallyCheck()
     check.add(&screenVisits, other.screenVisits, "screenVisits")
     check.add(&screenInterrupted, other.screenInterrupted, "screenInterrupted")
-    var scalars = [
-      onboardingRunsStarted, onboardingRunsCompleted, onboardingRunsInterrupted,
-      newUsersOnboarding, newUsersCompleted, users, consentDeadlineMisses, consentDeadlinesDue,
-      fallbackFired, displayAttempts, displayFailures, sheets, breaks, sheetsInBreaks, 0, events,
-    ]
-    check.add(
-      &scalars,
-      [
-        other.onboardingRunsStarted, other.onboardingRunsCompleted,
-        other.onboardingRunsInterrupted, other.newUsersOnboarding, other.newUsersCompleted,
-        other.users, other.consentDeadlineMisses, other.consentDeadlinesDue, other.fallbackFired,
-        other.displayAttempts, other.displayFailures, other.sheets, other.breaks,
-        other.sheetsInBreaks, 0, other.events,
-      ], names: Self.scalarNames)
-    (
-      onboardingRunsStarted, onboardingRunsCompleted, onboardingRunsInterrupted,
-      newUsersOnboarding, newUsersCompleted, users, consentDeadlineMisses, consentDeadlinesDue
-    ) = (
-      scalars[0], scalars[1], scalars[2], scalars[3], scalars[4], scalars[5], scalars[6],
-      scalars[7]
-    )
-    (fallbackFired, displayAttempts, displayFailures, sheets, breaks, sheetsInBreaks, events) = (
-      scalars[8], scalars[9], scalars[10], scalars[11], scalars[12], scalars[13], scalars[15]
-    )
+    var counts = counters.counterValues
+    check.add(&counts, other.counters.counterValues, names: TallyCounters.fieldNames)
+    counters.counterValues = counts
     maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
     check.add(&issued.lanes, other.issued.lanes, "issued")
     check.add(&displayed.lanes, other.displayed.lanes, "displayed")
@@ -128,11 +98,11 @@ extension Tally {
         "screenMilliseconds[\(index)]")
     }
     for index in segments.indices {
-      var counts = segments[index].counts
+      var counts = segments[index].counters.counterValues
       check.add(
-        &counts, other.segments[index].counts,
-        names: SegmentTally.countNames.map { "segments[\(index)].\($0)" })
-      segments[index].counts = counts
+        &counts, other.segments[index].counters.counterValues,
+        names: SegmentCounters.fieldNames.map { "segments[\(index)].\($0)" })
+      segments[index].counters.counterValues = counts
       check.add(
         &segments[index].consentLatency, other.segments[index].consentLatency,
         "segments[\(index)].consentLatency")
@@ -141,14 +111,6 @@ extension Tally {
     return check.problem
   }
 
-  /// The JSON names of the scalar counts, in the order ``problem()`` and ``mergeChecked(_:)``
-  /// list them.
-  static let scalarNames = [
-    "onboardingRunsStarted", "onboardingRunsCompleted", "onboardingRunsInterrupted",
-    "newUsersOnboarding", "newUsersCompleted", "users", "consentDeadlineMisses",
-    "consentDeadlinesDue", "fallbackFired", "displayAttempts", "displayFailures", "sheets",
-    "breaks", "sheetsInBreaks", "maxSheetsPerBreak", "events",
-  ]
 }
 
 /// Collects the first problem found by the checks of ``Tally/problem()`` and

@@ -7,7 +7,8 @@ import MessageDeferral
 /// milliseconds) or by ``LatencyHistogram/merge(_:)``, so merging is exact and independent of
 /// order: results do not depend on `--jobs`, on scheduling, or on how a run is sharded.
 /// Memory is fixed by the scenario's screen count, never by the number of users.
-public struct Tally: Sendable, Codable, Equatable {
+@dynamicMemberLookup
+public struct Tally: Sendable, Equatable {
   /// Per screen (index in the scenario): visits, and visits with at least one sheet over them.
   public var screenVisits: [Int]
   public var screenInterrupted: [Int]
@@ -15,14 +16,9 @@ public struct Tally: Sendable, Codable, Equatable {
   /// whole milliseconds per stay.
   public var screenMilliseconds: [Int64]
 
-  public var onboardingRunsStarted = 0
-  public var onboardingRunsCompleted = 0
-  public var onboardingRunsInterrupted = 0
-  /// New users who started onboarding, and those who completed it by the horizon.
-  public var newUsersOnboarding = 0
-  public var newUsersCompleted = 0
-  public var users = 0
-
+  /// The counts summed on merge (``TallyCounters``), read and written as if they were the
+  /// tally's own properties (`tally.users += 1`).
+  public var counters = TallyCounters()
   /// Per reason lane (``Reason/laneIndex``): issued, displayed, expired, pending at the end.
   public var issued = PerReason(repeating: 0)
   public var displayed = PerReason(repeating: 0)
@@ -37,21 +33,8 @@ public struct Tally: Sendable, Codable, Equatable {
   /// Per reason lane: sum of latencies in whole milliseconds (for exact means).
   public var latencySumMilliseconds = PerReason<Int64>(repeating: 0)
 
-  /// Consent messages whose deadline passed (within the horizon) before they were displayed.
-  public var consentDeadlineMisses = 0
-  /// Consent messages whose deadline fell within the horizon (the denominator of the miss rate).
-  public var consentDeadlinesDue = 0
-
-  public var fallbackFired = 0
-  public var displayAttempts = 0
-  public var displayFailures = 0
-  /// Sheets shown over a screen (each message shown at most once).
-  public var sheets = 0
-  /// Breaks (maximal runs of consecutive sheets) and the sheets in them.
-  public var breaks = 0
-  public var sheetsInBreaks = 0
+  /// The most sheets in one break (the largest over merged tallies, not a sum).
   public var maxSheetsPerBreak = 0
-  public var events = 0
   /// Seconds the users spent in the app, summed in whole seconds (for user-days figures).
   public var simulatedSeconds: Int64 = 0
   /// Per ``UserSegment`` (by raw value): the headline figures of that segment's users.
@@ -86,12 +69,7 @@ public struct Tally: Sendable, Codable, Equatable {
       screenInterrupted[index] += other.screenInterrupted[index]
       screenMilliseconds[index] += other.screenMilliseconds[index]
     }
-    onboardingRunsStarted += other.onboardingRunsStarted
-    onboardingRunsCompleted += other.onboardingRunsCompleted
-    onboardingRunsInterrupted += other.onboardingRunsInterrupted
-    newUsersOnboarding += other.newUsersOnboarding
-    newUsersCompleted += other.newUsersCompleted
-    users += other.users
+    counters.addCounters(other.counters)
     for lane in 0..<Reason.laneCount {
       issued[lane] += other.issued[lane]
       displayed[lane] += other.displayed[lane]
@@ -101,20 +79,51 @@ public struct Tally: Sendable, Codable, Equatable {
       hold[lane].merge(other.hold[lane])
       latencySumMilliseconds[lane] += other.latencySumMilliseconds[lane]
     }
-    consentDeadlineMisses += other.consentDeadlineMisses
-    consentDeadlinesDue += other.consentDeadlinesDue
-    fallbackFired += other.fallbackFired
-    displayAttempts += other.displayAttempts
-    displayFailures += other.displayFailures
-    sheets += other.sheets
-    breaks += other.breaks
-    sheetsInBreaks += other.sheetsInBreaks
     maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
-    events += other.events
     simulatedSeconds += other.simulatedSeconds
     for index in segments.indices { segments[index].merge(other.segments[index]) }
     variates.merge(other.variates)
   }
+}
+
+extension Tally {
+  /// A counter of ``counters``, as if it were the tally's own property.
+  @inlinable
+  public subscript(dynamicMember counter: WritableKeyPath<TallyCounters, Int>) -> Int {
+    get { counters[keyPath: counter] }
+    _modify { yield &counters[keyPath: counter] }
+  }
+}
+
+/// The counts a ``Tally`` sums on merge, declared once (``_CounterBlock``): each property's
+/// name is its JSON key in partial files, and merge, checked merge and the checks of a tally
+/// read from a file go over all of them. Every count is at most ``Tally/maximumCount`` in a
+/// file.
+public struct TallyCounters: Sendable, Equatable, _CounterBlock {
+  public var onboardingRunsStarted = 0
+  public var onboardingRunsCompleted = 0
+  public var onboardingRunsInterrupted = 0
+  /// New users who started onboarding, and those who completed it by the horizon.
+  public var newUsersOnboarding = 0
+  public var newUsersCompleted = 0
+  public var users = 0
+  /// Consent messages whose deadline passed (within the horizon) before they were displayed.
+  public var consentDeadlineMisses = 0
+  /// Consent messages whose deadline fell within the horizon (the denominator of the miss rate).
+  public var consentDeadlinesDue = 0
+  public var fallbackFired = 0
+  public var displayAttempts = 0
+  public var displayFailures = 0
+  /// Sheets shown over a screen (each message shown at most once).
+  public var sheets = 0
+  /// Breaks (maximal runs of consecutive sheets) and the sheets in them.
+  public var breaks = 0
+  public var sheetsInBreaks = 0
+  public var events = 0
+
+  public init() {}
+
+  static let fieldNames = _counterFieldNames(of: Self.self)
 }
 
 extension Tally {
