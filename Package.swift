@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // deferral-sim: a Monte Carlo simulator of App Store system-message deferral policies.
-// Layout and dependency direction: ../shared/DESIGN.md §1 and CONTRIBUTING.md.
+// Layout and dependency direction: CONTRIBUTING.md ("Layout and dependencies").
 //   deferral-sim -> Experiments -> Reports -> Simulation -> MessageDeferral ; Simulation -> CGSL
 //   (Experiments plans and runs: it alone of the libraries calls the engine's Engine.run)
 import PackageDescription

@@ -97,7 +97,7 @@ public enum ScreenKind: String, CaseIterable, Hashable, Sendable, Comparable {
   case settings
   case content
 
-  /// A sheet over this kind of screen is an **interruption** (DESIGN §2).
+  /// A sheet over this kind of screen is an **interruption** (results/README.md, `by-screen.csv`).
   public var isInterruptible: Bool {
     switch self {
     case .launch, .onboarding, .paywall, .checkout, .immersive: true

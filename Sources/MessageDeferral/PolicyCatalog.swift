@@ -80,7 +80,7 @@ public enum PolicyCatalog {
   /// policy may take this name.
   public static let allPresets = "all"
 
-  /// The presets, in the order DESIGN §3 lists them, each older SDK release or weaker
+  /// The presets, in the README's order (the systems modelled, then ours), each older SDK release or weaker
   /// assumption after the preset it varies.
   public static let presets: [Preset] = [
     Preset(

@@ -1,6 +1,6 @@
 /// A deferral policy as data: every way the systems being compared differ, as one value.
 ///
-/// One ``Coordinator`` runs any configuration; the eight named systems of DESIGN §3 are
+/// One ``Coordinator`` runs any configuration; the named systems of the README's policy table are
 /// presets (``PolicyCatalog``), and scenario files define others with the same keys
 /// (`scenarios/README.md`, "policies"). Times are seconds.
 public struct PolicyConfiguration: Equatable, Sendable {

@@ -3,7 +3,7 @@ import MessageDeferral
 // The `messages` section: how the App Store issues each reason.
 
 extension _ScenarioDecoder {
-  /// Each recurring reason with its default audience (DESIGN §2: billing to subscribers,
+  /// Each recurring reason with its default audience (scenarios/README.md, "messages": billing to subscribers,
   /// win-back to lapsed users).
   static let recurringReasons: [(key: String, reason: Reason, audience: Audience)] = [
     ("billing_issue", .billingIssue, .subscribers),
