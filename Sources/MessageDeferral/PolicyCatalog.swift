@@ -80,8 +80,8 @@ public enum PolicyCatalog {
   /// policy may take this name.
   public static let allPresets = "all"
 
-  /// The presets, in the README's order (the systems modelled, then ours), each older SDK release or weaker
-  /// assumption after the preset it varies.
+  /// The presets, in the README's order (the systems modelled, then ours), each older SDK
+  /// release or weaker assumption after the preset it varies.
   public static let presets: [Preset] = [
     Preset(
       name: "storekit-auto",
