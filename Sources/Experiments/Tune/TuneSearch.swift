@@ -1,0 +1,294 @@
+import MessageDeferral
+import Reports
+import Simulation
+
+/// One knob of a tune: a policy key path (`sheets_per_break`, `urgent_consent.return_factor`,
+/// `ceilings.price_increase_consent`) and the values it may take.
+public struct TuneKnob: Sendable, Equatable {
+  /// What values a knob takes.
+  public enum Domain: Sendable, Equatable {
+    /// A number in [low, high].
+    case number(low: Double, high: Double)
+    /// An integer in low...high.
+    case integer(low: Int, high: Int)
+    /// A duration in [low, high] seconds, written as duration text (`"90m"`).
+    case duration(low: Double, high: Double)
+    /// One of these values (any JSON the key accepts: `"open"`, `true`, `null`).
+    case choices([ConfigValue])
+  }
+
+  /// The dotted path below the policy object, as the user wrote it.
+  public var name: String
+  public var domain: Domain
+
+  public init(name: String, domain: Domain) {
+    self.name = name
+    self.domain = domain
+  }
+
+  var path: [String] { name.split(separator: ".").map(String.init) }
+
+  /// The value at `u` in [0, 1): the domain's quantile (a uniform design stays uniform).
+  public func value(at u: Double) -> ConfigValue {
+    switch domain {
+    case .number(let low, let high):
+      return .number(low + u * (high - low))
+    case .integer(let low, let high):
+      return .number(Double(low + min(high - low, Int(u * Double(high - low + 1)))))
+    case .duration(let low, let high):
+      // Whole seconds, so the text reads back as the same duration.
+      return .string(DurationText.format((low + u * (high - low)).rounded()))
+    case .choices(let values):
+      return values[min(values.count - 1, Int(u * Double(values.count)))]
+    }
+  }
+}
+
+/// A bound a tuned policy must keep: its estimated `metric` at most (or at least) `bound`.
+public struct TuneConstraint: Sendable, Equatable {
+  public var metric: MetricID
+  public var bound: Double
+  /// `true`: the metric must be at most `bound`; `false`: at least.
+  public var atMost: Bool
+
+  public init(metric: MetricID, bound: Double, atMost: Bool = true) {
+    self.metric = metric
+    self.bound = bound
+    self.atMost = atMost
+  }
+
+  func holds(_ value: Double?) -> Bool {
+    guard let value else { return true }
+    return atMost ? value <= bound + 1e-12 : value >= bound - 1e-12
+  }
+}
+
+/// The search of `tune`: candidate settings of the knobs spread over their space (a Latin
+/// hypercube), evaluated together as the policies of one run on the same users (common
+/// random numbers: they share the trunk until they diverge), then successive halving (the
+/// better half kept, the users doubled, each round), then ``IndifferenceZoneSelection``
+/// among the finalists and the compared presets, which states its probability of correct
+/// selection.
+///
+/// Why successive halving: every candidate of a round costs little more than one (they share
+/// the users' lives up to the first message), so a wide first round is cheap, and noise is
+/// cut where it matters, among the candidates still in the race. The selection stage then
+/// makes the statement a search alone cannot.
+public struct TuneSearch: Sendable {
+  /// The world; its `policies` are ignored.
+  public var scenario: Scenario
+  /// The policy the knobs change: a custom policy object without its name (`preset` and
+  /// overrides), as in a scenario file.
+  public var base: [ConfigValue.Member]
+  public var knobs: [TuneKnob]
+  /// Maximized, or minimized when the metric is lower-is-better.
+  public var objective: MetricID
+  public var constraints: [TuneConstraint]
+  /// Candidates of the first round.
+  public var candidates: Int
+  /// Users per replication and replications of the first round; each later round doubles
+  /// the users.
+  public var users: Int
+  public var replications: Int
+  /// Candidates handed to the selection stage (at least 1).
+  public var finalists: Int
+  /// The selection stage, and the users of each of its replications.
+  public var selection: IndifferenceZoneSelection
+  public var selectionUsers: Int
+  /// Policies that also enter the selection stage as they are (the presets to beat).
+  public var compare: [NamedPolicy]
+  public var seed: UInt64
+  public var jobs: Int
+
+  public init(
+    scenario: Scenario, base: [ConfigValue.Member], knobs: [TuneKnob], objective: MetricID,
+    constraints: [TuneConstraint] = [], candidates: Int = 24, users: Int = 1000,
+    replications: Int = 4, finalists: Int = 4, selection: IndifferenceZoneSelection,
+    selectionUsers: Int = 2000, compare: [NamedPolicy] = [], seed: UInt64, jobs: Int = 1
+  ) {
+    precondition(candidates >= 1 && users >= 1 && replications >= 1 && finalists >= 1)
+    self.scenario = scenario
+    self.base = base
+    self.knobs = knobs
+    self.objective = objective
+    self.constraints = constraints
+    self.candidates = candidates
+    self.users = users
+    self.replications = replications
+    self.finalists = finalists
+    self.selection = selection
+    self.selectionUsers = selectionUsers
+    self.compare = compare
+    self.seed = seed
+    self.jobs = jobs
+  }
+
+  /// One candidate evaluated in one round.
+  public struct Evaluation: Sendable, Equatable {
+    /// 0, 1, ... for search rounds; `nil` for the selection stage's final estimate.
+    public var round: Int?
+    public var policy: String
+    /// Each knob's value as text, in knob order (empty for a compared preset).
+    public var knobValues: [String]
+    public var users: Int
+    public var replications: Int
+    /// The objective's mean over the replications and its 95% half-width (Student t; `nil`
+    /// in the selection stage, whose statement is the procedure's, not an interval's).
+    public var mean: Double
+    public var halfWidth: Double?
+    /// Whether the estimates kept every constraint.
+    public var feasible: Bool
+    /// User lives simulated for this evaluation (users × replications).
+    public var lives: Int { users * replications }
+  }
+
+  /// What a tune found.
+  public struct Outcome: Sendable {
+    public var evaluations: [Evaluation]
+    /// The policies of the selection stage: the finalists, then ``TuneSearch/compare``.
+    public var contenders: [NamedPolicy]
+    /// Their knob values as text (empty for compared presets).
+    public var contenderKnobs: [[String]]
+    /// The policy objects of the finalists as a scenario file would define them.
+    public var contenderDefinitions: [ConfigValue?]
+    public var selection: IndifferenceZoneSelection.Outcome
+    public var best: NamedPolicy { contenders[selection.selected] }
+    /// User lives simulated in all (every policy's life counted).
+    public var lives: Int
+  }
+
+  /// The sign that makes the objective larger-is-better.
+  var direction: Double { objective.metric.lowerIsBetter ? -1 : 1 }
+
+  /// The candidates of the first round: knob values and their policies (`tune-1`...).
+  public func candidatePolicies() throws(ConfigIssues) -> [(
+    policy: NamedPolicy, knobs: [String], definition: ConfigValue
+  )] {
+    let points =
+      knobs.isEmpty
+      ? [[]] : RobustDesign.lhs.points(count: candidates, dimensions: knobs.count, seed: seed)
+    var result: [(NamedPolicy, [String], ConfigValue)] = []
+    for (index, point) in points.enumerated() {
+      var object = ConfigValue.object(base)
+      var texts: [String] = []
+      for (knob, u) in zip(knobs, point) {
+        let value = knob.value(at: u)
+        guard object.replace(at: knob.path[...], with: value, creating: true) else {
+          throw ConfigIssues([
+            ConfigIssue(path: "$.knobs.\(knob.name)", message: "not a policy key path")
+          ])
+        }
+        texts.append(SweepPlan.text(value))
+      }
+      let name = "tune-\(index + 1)"
+      var named = object.objectMembers
+      named.insert(ConfigValue.Member(key: "name", value: .string(name)), at: 0)
+      switch PolicyCatalog.definition(from: .object(named), at: "$.base") {
+      case .success(let policy): result.append((policy, texts, .object(named)))
+      case .failure(let issues): throw issues
+      }
+    }
+    return result
+  }
+
+  /// Runs `policies` on `users` users × `replications` replications with `seed`; returns
+  /// the objective per replication and policy (`values[replication][policy]`) and the pooled
+  /// value of each constraint's metric per policy.
+  func evaluate(
+    _ policies: [NamedPolicy], users: Int, replications: Int, seed: UInt64
+  ) throws -> (values: [[Double]], constraints: [[Double?]]) {
+    var world = scenario
+    world.policies = policies
+    world.baseline = policies[0].name
+    world.users = users
+    world.replications = replications
+    world.seed = seed
+    let plan = RunPlan(scenario: world, jobs: jobs)
+    let result = try Experiment.run(plan, on: CompiledScenario(world))
+    let metric = objective.metric
+    let values = result.tallies.map { row in row.map { metric.value($0, world) ?? 0 } }
+    var pooled: [Tally] = result.tallies[0]
+    for row in result.tallies.dropFirst() {
+      for index in pooled.indices { pooled[index].merge(row[index]) }
+    }
+    let bounds = pooled.map { tally in constraints.map { $0.metric.metric.value(tally, world) } }
+    return (values, bounds)
+  }
+
+  /// Mean and 95% half-width (Student t, ``MeanInterval``) of `values`; an infinite
+  /// half-width for one value.
+  static func estimate(_ values: [Double]) -> (mean: Double, halfWidth: Double) {
+    guard let interval = MeanInterval(values: values) else { return (.nan, .infinity) }
+    guard values.count > 1 else { return (interval.mean, .infinity) }
+    return (interval.mean, (interval.high - interval.low) / 2)
+  }
+
+  /// The whole tune: rounds of successive halving, then the selection stage.
+  public func run(progress: ((String) -> Void)? = nil) throws -> Outcome {
+    let pool = try candidatePolicies()
+    var alive = Array(pool.indices)
+    var evaluations: [Evaluation] = []
+    var lives = 0
+    var roundUsers = users
+    var round = 0
+    while true {
+      progress?(
+        "round \(round + 1): \(alive.count) candidates, \(roundUsers) users × \(replications)")
+      let policies = alive.map { pool[$0].policy }
+      let (values, bounds) = try evaluate(
+        policies, users: roundUsers, replications: replications, seed: seed &+ UInt64(round))
+      lives += roundUsers * replications * policies.count
+      var scored: [(candidate: Int, score: Double, feasible: Bool)] = []
+      for (position, candidate) in alive.enumerated() {
+        let (mean, halfWidth) = Self.estimate(values.map { $0[position] })
+        let feasible = zip(constraints, bounds[position]).allSatisfy { $0.holds($1) }
+        evaluations.append(
+          Evaluation(
+            round: round, policy: pool[candidate].policy.name, knobValues: pool[candidate].knobs,
+            users: roundUsers, replications: replications, mean: mean, halfWidth: halfWidth,
+            feasible: feasible))
+        scored.append((candidate, direction * mean, feasible))
+      }
+      // Feasible first, then by score; ties by candidate number, so the order is stable.
+      scored.sort {
+        ($0.feasible ? 1 : 0, $0.score, -$0.candidate) > (
+          $1.feasible ? 1 : 0, $1.score, -$1.candidate
+        )
+      }
+      if alive.count <= finalists { alive = scored.map(\.candidate); break }
+      let keep = max(finalists, (alive.count + 1) / 2)
+      alive = scored.prefix(keep).map(\.candidate)
+      let feasibleLeft = scored.prefix(keep).contains { $0.feasible }
+      round += 1
+      roundUsers *= 2
+      if !feasibleLeft || round >= 8 { break }
+    }
+    let finalistIndices = Array(alive.prefix(finalists))
+    let contenders = finalistIndices.map { pool[$0].policy } + compare
+    progress?(
+      "selection: \(contenders.count) contenders, \(selectionUsers) users a replication, "
+        + "α \(selection.alpha), δ \(selection.delta)")
+    let selectionSeed = RandomStream.splitMix64Finalizer(seed ^ 0x5455_4E45_5345_4C45)  // "TUNESELE"
+    let chosen = try selection.select(systems: contenders.count) {
+      (replication, survivors) throws(any Error) -> [Double] in
+      let (values, _) = try evaluate(
+        survivors.map { contenders[$0] }, users: selectionUsers, replications: 1,
+        seed: selectionSeed &+ UInt64(replication))
+      lives += selectionUsers * survivors.count
+      return values[0].map { direction * $0 }
+    }
+    for (index, policy) in contenders.enumerated() {
+      evaluations.append(
+        Evaluation(
+          round: nil, policy: policy.name,
+          knobValues: index < finalistIndices.count ? pool[finalistIndices[index]].knobs : [],
+          users: selectionUsers, replications: chosen.replications[index],
+          mean: direction * chosen.means[index], halfWidth: nil, feasible: true))
+    }
+    return Outcome(
+      evaluations: evaluations, contenders: contenders,
+      contenderKnobs: finalistIndices.map { pool[$0].knobs } + compare.map { _ in [] },
+      contenderDefinitions: finalistIndices.map { pool[$0].definition } + compare.map { _ in nil },
+      selection: chosen, lives: lives)
+  }
+}

@@ -1,0 +1,69 @@
+import Experiments
+import MessageDeferral
+import Reports
+import Simulation
+import Testing
+
+/// The search of `tune` on the default scenario at small sizes: candidates from the knobs,
+/// successive halving, the selection stage among finalists and compared presets.
+@Suite("Tune search")
+struct TuneSearchTests {
+  static func search(seed: UInt64 = 11) throws -> TuneSearch {
+    let scenario = try ScenarioLoader.load(
+      json: ScenarioLoader.embeddedDefaultJSON, file: "indie-subscription.json")
+    return TuneSearch(
+      scenario: scenario, base: [.init(key: "preset", value: .string("deadline-aware-value"))],
+      knobs: [
+        TuneKnob(name: "sheets_per_break", domain: .integer(low: 1, high: 3)),
+        TuneKnob(name: "urgent_consent.return_factor", domain: .number(low: 1, high: 6)),
+        TuneKnob(
+          name: "ceilings.price_increase_consent", domain: .duration(low: 3600, high: 86400)),
+      ],
+      objective: .valuePer1kUsers, candidates: 6, users: 150, replications: 2, finalists: 2,
+      selection: IndifferenceZoneSelection(
+        alpha: 0.05, delta: 20, initialReplications: 3, maximumReplications: 6),
+      selectionUsers: 200,
+      compare: [PolicyCatalog.preset(named: "deadline-aware-value")!].map {
+        NamedPolicy(name: $0.name, configuration: $0.configuration)
+      },
+      seed: seed)
+  }
+
+  /// Each knob's value lands in the candidate's configuration, and the design spreads them.
+  @Test func candidatesCarryTheirKnobs() throws {
+    let candidates = try Self.search().candidatePolicies()
+    #expect(candidates.map(\.policy.name) == (1...6).map { "tune-\($0)" })
+    for candidate in candidates {
+      #expect(candidate.policy.configuration.sheetsPerBreak.map(String.init) == candidate.knobs[0])
+      let factor = try #require(candidate.policy.configuration.urgentConsent?.returnFactor)
+      #expect(abs(factor - Double(candidate.knobs[1])!) < 1e-9 * max(1, factor))
+      #expect((1...6).contains(factor))
+    }
+    // A Latin hypercube of 6 points over 3 sheet counts: each count twice.
+    let counts = Dictionary(grouping: candidates.map { $0.knobs[0] }, by: { $0 }).mapValues(\.count)
+    #expect(counts == ["1": 2, "2": 2, "3": 2])
+  }
+
+  /// Rounds halve the candidates and double the users until the finalists are left; the
+  /// selection stage runs the finalists and the compared preset; the same seed gives the
+  /// same tune.
+  @Test func halvingThenSelectionIsDeterministic() throws {
+    let search = try Self.search()
+    let outcome = try search.run()
+    let rounds = Dictionary(grouping: outcome.evaluations.compactMap(\.round), by: { $0 })
+      .mapValues(\.count)
+    #expect(rounds == [0: 6, 1: 3, 2: 2])
+    let users = outcome.evaluations.filter { $0.round != nil }.map { ($0.round!, $0.users) }
+    #expect(users.allSatisfy { $0.1 == 150 << $0.0 })
+    #expect(outcome.contenders.count == 3)
+    #expect(outcome.contenders.last?.name == "deadline-aware-value")
+    #expect(outcome.contenders.contains { $0.name == outcome.best.name })
+    #expect(outcome.selection.replications.allSatisfy { (3...6).contains($0) })
+    // Every life counted: 6 × 300 + 3 × 600 + 2 × 1200 in the rounds, then the selection's.
+    let selectionLives = outcome.selection.replications.reduce(0, +) * 200
+    #expect(outcome.lives == 6 * 300 + 3 * 600 + 2 * 1200 + selectionLives)
+    let again = try search.run()
+    #expect(again.evaluations == outcome.evaluations)
+    #expect(again.best.name == outcome.best.name)
+  }
+}
