@@ -268,7 +268,8 @@ public struct TuneSearch: Sendable {
     progress?(
       "selection: \(contenders.count) contenders, \(selectionUsers) users a replication, "
         + "α \(selection.alpha), δ \(selection.delta)")
-    let selectionSeed = RandomStream.splitMix64Finalizer(seed ^ 0x5455_4E45_5345_4C45)  // "TUNESELE"
+    // The selection stage's users are new ones ("TUNESELE" mixed into the seed).
+    let selectionSeed = RandomStream.splitMix64Finalizer(seed ^ 0x5455_4E45_5345_4C45)
     let chosen = try selection.select(systems: contenders.count) {
       (replication, survivors) throws(any Error) -> [Double] in
       let (values, _) = try evaluate(
