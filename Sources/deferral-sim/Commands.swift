@@ -11,8 +11,12 @@ struct Command: Sendable {
 
 enum Commands {
   static let all: [Command] = [
-    run, trace, sweep, robust, merge, fit, validate, policies, completions,
+    run, trace, sweep, robust, tune, merge, fit, validate, policies, completions,
   ]
+
+  static let tune = Command(
+    spec: TuneCommand.spec,
+    execute: { arguments, output in try TuneCommand.execute(arguments, output) })
 
   static let completions = Command(
     spec: Completions.spec,

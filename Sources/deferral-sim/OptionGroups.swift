@@ -26,7 +26,7 @@ struct OutputOptions {
   init(_ parsed: ParsedArguments, defaultFolder: @autoclosure () -> String) throws(UsageError) {
     folder = try parsed.value(Self.out) ?? defaultFolder()
     quiet = parsed.flag(Self.quiet)
-    htmlReport = !parsed.flag(Self.noReport)
+    htmlReport = !(parsed.declares(Self.noReport) && parsed.flag(Self.noReport))
   }
 }
 

@@ -1,0 +1,360 @@
+import Foundation
+import MessageDeferral
+import Reports
+import Simulation
+
+/// A tune file, checked: the world, the base policy, the knobs and their ranges, the
+/// objective and constraints, the presets to beat, the search's sizes and the selection's
+/// guarantee. Every problem is reported with its JSON path before any work.
+///
+/// ```json
+/// {"scenario": "indie-subscription.json", "base": {"preset": "deadline-aware-value"},
+///  "knobs": {"sheets_per_break": {"integer": [1, 3]},
+///            "urgent_consent.return_factor": {"number": [1, 6]},
+///            "ceilings.price_increase_consent": {"duration": ["1h", "48h"]},
+///            "gate.home": {"choices": ["open", "closed"]}},
+///  "objective": "value_per_1k_users",
+///  "constraints": {"onboarding_interruption_rate": {"at_most": 0}},
+///  "compare": ["storekit-auto", "deadline-aware-value"],
+///  "search": {"candidates": 24, "users": 1000, "replications": 4, "finalists": 4},
+///  "selection": {"alpha": 0.05, "delta": 2, "users": 2000, "initial_replications": 10,
+///                "max_replications": 100},
+///  "seed": 7}
+/// ```
+public struct TunePlan: Sendable {
+  /// The scenario's name to show and the search, ready to run.
+  public var scenarioFile: String
+  public var search: TuneSearch
+
+  /// Reads and checks a tune file.
+  public static func load(contentsOf path: String) throws(ScenarioErrors) -> TunePlan {
+    let data: [UInt8]
+    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
+    case .success(let bytes): data = bytes
+    case .failure(let problem):
+      throw ScenarioErrors(file: path, problems: [.init(path: "", message: problem.message)])
+    }
+    guard let source = String(validating: data, as: UTF8.self) else {
+      throw ScenarioErrors(
+        file: path, problems: [.init(path: "", message: "not UTF-8 text; save it as UTF-8")])
+    }
+    return try load(source: source, file: path)
+  }
+
+  /// The keys a tune file may have.
+  static let keys = [
+    "scenario", "base", "knobs", "objective", "constraints", "compare", "search", "selection",
+    "seed",
+  ]
+
+  /// Checks a tune file's text (`file` names it in problems and resolves `scenario`).
+  public static func load(source: String, file path: String) throws(ScenarioErrors) -> TunePlan {
+    let root = try ScenarioErrors.parsing(source, file: path)
+    var problems: [ScenarioErrors.Problem] = []
+    let value = root.configValue
+    guard case .object = value else {
+      throw ScenarioErrors(
+        file: path,
+        problems: [.init(path: "$", message: "a tune file is a JSON object; see README, Tune")])
+    }
+    ScenarioFields.checkKeys(root, at: "$", keys: keys, problems: &problems)
+    let (scenarioFile, scenarioSource) = SweepPlan.readScenario(
+      value["scenario"], file: path, stored: nil, problems: &problems)
+    var scenario: Scenario?
+    do {
+      scenario = try ScenarioLoader.load(json: scenarioSource, file: scenarioFile)
+    } catch {
+      problems.append(
+        .init(
+          path: "$.scenario",
+          message: "the scenario has problems; run 'deferral-sim validate \(scenarioFile)'"))
+    }
+    let base = readBase(value["base"], problems: &problems)
+    let knobs = readKnobs(value["knobs"], problems: &problems)
+    var objective = MetricID.valuePer1kUsers
+    if let text = value["objective"] {
+      if case .string(let name) = text, let id = MetricID(name: name) {
+        objective = id
+      } else {
+        problems.append(
+          .init(path: "$.objective", message: "must be a metric name: \(MetricID.namesList)"))
+      }
+    }
+    if objective.metric.name.hasPrefix("value"), let scenario, scenario.value == nil {
+      problems.append(
+        .init(
+          path: "$.objective",
+          message: "\(objective.name) needs the scenario's 'value' section; add one, or tune "
+            + "another metric (e.g. consent_deadline_miss_rate)"))
+    }
+    let constraints = readConstraints(value["constraints"], problems: &problems)
+    let compare = readCompare(value["compare"], scenario: scenario, problems: &problems)
+    let search = readObject(
+      value["search"], at: "$.search",
+      defaults: ["candidates": 24, "users": 1000, "replications": 4, "finalists": 4],
+      integerRanges: [
+        "candidates": 1...512, "users": 1...1_000_000, "replications": 2...1000,
+        "finalists": 1...64,
+      ], problems: &problems)
+    let selection = readObject(
+      value["selection"], at: "$.selection",
+      defaults: [
+        "alpha": 0.05, "delta": 1, "users": 2000, "initial_replications": 10,
+        "max_replications": 100,
+      ],
+      integerRanges: [
+        "users": 1...1_000_000, "initial_replications": 2...1000, "max_replications": 2...100_000,
+      ], problems: &problems)
+    if let alpha = selection["alpha"], !(alpha > 0 && alpha < 1) {
+      problems.append(.init(path: "$.selection.alpha", message: "must be in (0, 1), e.g. 0.05"))
+    }
+    if let delta = selection["delta"], !(delta > 0 && delta.isFinite) {
+      problems.append(
+        .init(
+          path: "$.selection.delta",
+          message: "must be a positive number in the objective's unit: the smallest difference "
+            + "worth telling apart"))
+    }
+    if let first = selection["initial_replications"], let most = selection["max_replications"],
+      most < first
+    {
+      problems.append(
+        .init(
+          path: "$.selection.max_replications",
+          message: "\(Int(most)) is below initial_replications (\(Int(first)))"))
+    }
+    var seed: UInt64 = scenario?.seed ?? 1
+    if let node = root["seed"],
+      let read = ScenarioFields.seed(node, at: "$.seed", problems: &problems)
+    {
+      seed = read
+    }
+    guard problems.isEmpty, let scenario else {
+      throw ScenarioErrors(file: path, problems: problems)
+    }
+    let tune = TuneSearch(
+      scenario: scenario, base: base, knobs: knobs, objective: objective,
+      constraints: constraints, candidates: Int(search["candidates"]!),
+      users: Int(search["users"]!), replications: Int(search["replications"]!),
+      finalists: Int(search["finalists"]!),
+      selection: IndifferenceZoneSelection(
+        alpha: selection["alpha"]!, delta: selection["delta"]!,
+        initialReplications: Int(selection["initial_replications"]!),
+        maximumReplications: Int(selection["max_replications"]!)),
+      selectionUsers: Int(selection["users"]!), compare: compare, seed: seed)
+    // Every candidate must be a policy: a bad knob value is an input error, found now.
+    do {
+      _ = try tune.candidatePolicies()
+    } catch {
+      throw ScenarioErrors(
+        file: path, problems: error.issues.map { .init(path: $0.path, message: $0.message) })
+    }
+    return TunePlan(scenarioFile: scenarioFile, search: tune)
+  }
+
+  static func readBase(
+    _ value: ConfigValue?, problems: inout [ScenarioErrors.Problem]
+  ) -> [ConfigValue.Member] {
+    switch value {
+    case nil:
+      problems.append(
+        .init(
+          path: "$.base",
+          message: "missing; the policy the knobs change, e.g. {\"preset\": \"deadline-aware\"}"))
+    case .string(let name)? where PolicyCatalog.preset(named: name) != nil:
+      return [.init(key: "preset", value: .string(name))]
+    case .object(let members)?:
+      let kept = members.filter { $0.key != "name" }
+      let probe = [ConfigValue.Member(key: "name", value: .string("base"))] + kept
+      if case .failure(let issues) = PolicyCatalog.definition(from: .object(probe), at: "$.base") {
+        problems += issues.issues.map { .init(path: $0.path, message: $0.message) }
+      }
+      return kept
+    default:
+      problems.append(
+        .init(
+          path: "$.base",
+          message: "must be a preset name or a policy object, e.g. {\"preset\": \"deadline-aware\"}"
+        ))
+    }
+    return []
+  }
+
+  static func readKnobs(
+    _ value: ConfigValue?, problems: inout [ScenarioErrors.Problem]
+  ) -> [TuneKnob] {
+    guard case .object(let members)? = value, !members.isEmpty else {
+      problems.append(
+        .init(
+          path: "$.knobs",
+          message: "missing or empty; give policy keys with their ranges, e.g. "
+            + "{\"sheets_per_break\": {\"integer\": [1, 3]}}"))
+      return []
+    }
+    var knobs: [TuneKnob] = []
+    for member in members {
+      let at = "$.knobs.\(member.key)"
+      let form =
+        "one of {\"number\": [low, high]}, {\"integer\": [low, high]}, "
+        + "{\"duration\": [\"1h\", \"48h\"]}, {\"choices\": [value, ...]}"
+      guard case .object(let kinds) = member.value, kinds.count == 1, let kind = kinds.first else {
+        problems.append(.init(path: at, message: "must be \(form)"))
+        continue
+      }
+      let kindPath = "\(at).\(kind.key)"
+      func pair() -> (ConfigValue, ConfigValue)? {
+        guard case .array(let items) = kind.value, items.count == 2 else {
+          problems.append(.init(path: kindPath, message: "must be [low, high]"))
+          return nil
+        }
+        return (items[0], items[1])
+      }
+      switch kind.key {
+      case "number", "integer":
+        guard let (low, high) = pair() else { continue }
+        guard case .number(let a) = low, case .number(let b) = high, a.isFinite, b.isFinite,
+          a <= b
+        else {
+          problems.append(.init(path: kindPath, message: "must be two numbers, low ≤ high"))
+          continue
+        }
+        if kind.key == "number" {
+          knobs.append(TuneKnob(name: member.key, domain: .number(low: a, high: b)))
+        } else if a.rounded() == a, b.rounded() == b, abs(a) < 1e9, abs(b) < 1e9 {
+          knobs.append(TuneKnob(name: member.key, domain: .integer(low: Int(a), high: Int(b))))
+        } else {
+          problems.append(.init(path: kindPath, message: "must be two whole numbers"))
+        }
+      case "duration":
+        guard let (low, high) = pair() else { continue }
+        guard case .string(let a) = low, case .string(let b) = high,
+          let from = try? DurationText.seconds(in: a), let to = try? DurationText.seconds(in: b),
+          from <= to
+        else {
+          problems.append(
+            .init(
+              path: kindPath,
+              message: "must be two durations, low ≤ high, e.g. [\"1h\", \"48h\"] (units: "
+                + "\(DurationText.unitList))"))
+          continue
+        }
+        knobs.append(TuneKnob(name: member.key, domain: .duration(low: from, high: to)))
+      case "choices":
+        guard case .array(let items) = kind.value, !items.isEmpty else {
+          problems.append(.init(path: kindPath, message: "must be a non-empty array of values"))
+          continue
+        }
+        knobs.append(TuneKnob(name: member.key, domain: .choices(items)))
+      default:
+        problems.append(.init(path: kindPath, message: "unknown range kind; use \(form)"))
+      }
+    }
+    return knobs
+  }
+
+  static func readConstraints(
+    _ value: ConfigValue?, problems: inout [ScenarioErrors.Problem]
+  ) -> [TuneConstraint] {
+    guard let value else { return [] }
+    guard case .object(let members) = value else {
+      problems.append(
+        .init(
+          path: "$.constraints",
+          message: "must be an object: metric name → {\"at_most\": x} or {\"at_least\": x}"))
+      return []
+    }
+    var constraints: [TuneConstraint] = []
+    for member in members {
+      let at = "$.constraints.\(member.key)"
+      guard let metric = MetricID(name: member.key) else {
+        problems.append(.init(path: at, message: "not a metric; one of: \(MetricID.namesList)"))
+        continue
+      }
+      guard case .object(let bound) = member.value, bound.count == 1,
+        ["at_most", "at_least"].contains(bound[0].key), case .number(let number) = bound[0].value,
+        number.isFinite
+      else {
+        problems.append(.init(path: at, message: "must be {\"at_most\": x} or {\"at_least\": x}"))
+        continue
+      }
+      constraints.append(
+        TuneConstraint(metric: metric, bound: number, atMost: bound[0].key == "at_most"))
+    }
+    return constraints
+  }
+
+  static func readCompare(
+    _ value: ConfigValue?, scenario: Scenario?, problems: inout [ScenarioErrors.Problem]
+  ) -> [NamedPolicy] {
+    guard let value else {
+      return PolicyCatalog.presets.map {
+        NamedPolicy(name: $0.name, configuration: $0.configuration)
+      }
+    }
+    guard case .array(let items) = value else {
+      problems.append(
+        .init(path: "$.compare", message: "must be an array of preset or scenario policy names"))
+      return []
+    }
+    var result: [NamedPolicy] = []
+    for (index, item) in items.enumerated() {
+      if case .string(let name) = item {
+        if let own = scenario?.policies.first(where: { $0.name == name }) {
+          result.append(own)
+          continue
+        }
+        if let preset = PolicyCatalog.preset(named: name) {
+          result.append(NamedPolicy(name: name, configuration: preset.configuration))
+          continue
+        }
+      }
+      problems.append(
+        .init(
+          path: "$.compare[\(index)]",
+          message: "must be a preset or a policy of the scenario: "
+            + PolicyCatalog.presetNames.joined(separator: ", ")))
+    }
+    return result
+  }
+
+  /// An object of numbers with defaults; integer keys checked against their ranges.
+  static func readObject(
+    _ value: ConfigValue?, at path: String, defaults: [String: Double],
+    integerRanges: [String: ClosedRange<Int>], problems: inout [ScenarioErrors.Problem]
+  ) -> [String: Double] {
+    var result = defaults
+    guard let value else { return result }
+    guard case .object(let members) = value else {
+      problems.append(.init(path: path, message: "must be an object"))
+      return result
+    }
+    for member in members {
+      let at = "\(path).\(member.key)"
+      guard defaults[member.key] != nil else {
+        problems.append(
+          .init(
+            path: at,
+            message: "unknown key; the keys are " + defaults.keys.sorted().joined(separator: ", ")
+          ))
+        continue
+      }
+      guard case .number(let number) = member.value, number.isFinite else {
+        problems.append(.init(path: at, message: "must be a number"))
+        continue
+      }
+      if let range = integerRanges[member.key] {
+        guard number.rounded() == number, number >= Double(range.lowerBound),
+          number <= Double(range.upperBound)
+        else {
+          problems.append(
+            .init(
+              path: at,
+              message: "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
+          continue
+        }
+      }
+      result[member.key] = number
+    }
+    return result
+  }
+}

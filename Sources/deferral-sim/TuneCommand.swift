@@ -1,0 +1,127 @@
+import Experiments
+import Foundation
+import MessageDeferral
+import Reports
+import Simulation
+
+/// `deferral-sim tune`: searches a policy's knobs for the best setting for this app, on the
+/// same users, and selects among the finalists and the presets to beat with a stated
+/// probability of correct selection.
+enum TuneCommand {
+  static let spec = CommandSpec(
+    name: "tune",
+    abstract: "Search a policy's knobs for this app and select the best with a stated guarantee.",
+    positionalUsage: "TUNE",
+    positionalCount: (1, 1),
+    declaring: [
+      ExecutionOptions.jobs, OutputOptions.out(default: "results/tune-<file name>/"),
+      OutputOptions.quiet,
+    ],
+    discussion:
+      "TUNE is a JSON file: the scenario, the base policy, the knobs and their ranges, the\n"
+      + "objective and constraints, the presets to beat, the search's sizes and the selection's\n"
+      + "alpha and delta. See the README, section Tune. Candidates run together on the same\n"
+      + "users; successive halving keeps the better half and doubles the users each round; then\n"
+      + "Kim and Nelson's procedure selects among the finalists and the presets with\n"
+      + "P(correct selection) >= 1 - alpha when the best leads by at least delta. Writes\n"
+      + "tune.csv (every evaluation) and tuned-policy.json (the winner as a custom policy for\n"
+      + "a scenario's 'policies'). The same file and seed give the same files.")
+
+  /// A knob's value for the terminal: numbers to 4 significant digits (tune.csv keeps them
+  /// whole).
+  static func short(_ text: String) -> String {
+    guard let number = Double(text), text.contains(".") else { return text }
+    return String(format: "%.4g", number)
+  }
+
+  static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
+    let path = parsed.positionals[0]
+    var plan = try TunePlan.load(contentsOf: path)
+    plan.search.jobs =
+      try parsed.value(ExecutionOptions.jobs) ?? ProcessInfo.processInfo.activeProcessorCount
+    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let written = try OutputOptions(parsed, defaultFolder: "results/tune-\(name)")
+    let folder = try OutputFolder(path: written.folder, mode: .replace)
+    let started = Date()
+    let showProgress = output.errorIsTerminal && !written.quiet
+    let outcome = try plan.search.run { line in
+      if showProgress { output.err("tune: " + line) }
+    }
+    let search = plan.search
+    var table = CSVTable(
+      header: ["stage", "policy"] + search.knobs.map(\.name) + [
+        "users", "replications", search.objective.name, "half_width_95", "feasible",
+      ])
+    for evaluation in outcome.evaluations {
+      let knobs =
+        evaluation.knobValues.isEmpty
+        ? search.knobs.map { _ in CSVField.text("") } : evaluation.knobValues.map(CSVField.text)
+      table.append(
+        [
+          .text(evaluation.round.map { "round \($0 + 1)" } ?? "selection"),
+          .text(evaluation.policy),
+        ] + knobs + [
+          .integer(evaluation.users), .integer(evaluation.replications),
+          .number(evaluation.mean), .number(evaluation.halfWidth),
+          .text(evaluation.feasible ? "yes" : "no"),
+        ])
+    }
+    try folder.write(table.text, to: "tune.csv")
+    let best = outcome.selection.selected
+    var files = ["tune.csv"]
+    // The winner as a custom policy for a scenario's `policies`: the tuned knobs over the
+    // base, or a preset that won as itself.
+    var members =
+      outcome.contenderDefinitions[best]?.objectMembers ?? [
+        .init(key: "name", value: .string("tuned")),
+        .init(key: "preset", value: .string(outcome.best.name)),
+      ]
+    if let index = members.firstIndex(where: { $0.key == "name" }) {
+      members[index].value = .string("tuned")
+    }
+    try folder.write(ConfigValue.object(members).jsonText() + "\n", to: "tuned-policy.json")
+    files.append("tuned-policy.json")
+    try folder.commit()
+    let selection = search.selection
+    let unit =
+      search.objective.name.hasPrefix("value_")
+      ? "\(search.scenario.value?.unit ?? "") per 1000 users" : search.objective.metric.unit
+    output.out(
+      "\(name): \(search.candidates) candidates over \(search.knobs.count) knobs, "
+        + "\(outcome.lives) user lives, "
+        + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
+    output.out("Selection among \(outcome.contenders.count) (finalists and presets to beat):")
+    let width = outcome.contenders.map(\.name.count).max() ?? 0
+    for (index, policy) in outcome.contenders.enumerated() {
+      let mark =
+        index == best
+        ? "best"
+        : outcome.selection.eliminatedAfter[index].map {
+          "out after \($0) replications"
+        } ?? "kept"
+      let knobs = outcome.contenderKnobs[index]
+      let setting =
+        knobs.isEmpty
+        ? ""
+        : "  " + zip(search.knobs, knobs).map { "\($0.name)=\(short($1))" }.joined(separator: " ")
+      output.out(
+        "  " + policy.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+          + TerminalTable.fixed(outcome.selection.means[index], 2) + " \(unit)"
+          + " over \(outcome.selection.replications[index]) replications  \(mark)\(setting)")
+    }
+    if outcome.selection.guaranteed {
+      output.out(
+        "\(outcome.best.name) is the best with probability at least "
+          + "\(TerminalTable.fixed((1 - selection.alpha) * 100, 0))% if the best leads the "
+          + "rest by \(TerminalTable.fixed(selection.delta, 2)) \(unit) or more; otherwise it "
+          + "is within that of the best with the same probability.")
+    } else {
+      output.out(
+        "No guarantee: the selection ran out of replications (max_replications "
+          + "\(selection.maximumReplications)) with several left; \(outcome.best.name) has the "
+          + "largest mean. Raise max_replications or delta.")
+    }
+    output.out("Wrote \(files.joined(separator: ", ")) to \(written.folder)/")
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,84 @@
+import Experiments
+import Simulation
+import Testing
+
+/// Reading a tune file: every problem named with its JSON path before any work.
+@Suite("Tune files")
+struct TunePlanTests {
+  static let valid = #"""
+    {"base": {"preset": "deadline-aware-value"},
+     "knobs": {"sheets_per_break": {"integer": [1, 3]},
+               "urgent_consent.return_factor": {"number": [1, 6]},
+               "ceilings.price_increase_consent": {"duration": ["1h", "48h"]},
+               "gate.home": {"choices": ["open", "closed"]}},
+     "constraints": {"onboarding_interruption_rate": {"at_most": 0}},
+     "compare": ["storekit-auto"],
+     "search": {"candidates": 8, "users": 300},
+     "selection": {"alpha": 0.1, "delta": 5},
+     "seed": 3}
+    """#
+
+  func problems(_ text: String) -> [ScenarioErrors.Problem] {
+    do {
+      _ = try TunePlan.load(source: text, file: "tune.json")
+      Issue.record("loaded; expected problems")
+      return []
+    } catch {
+      return error.problems
+    }
+  }
+
+  @Test func aValidFileReadsWhole() throws {
+    let plan = try TunePlan.load(source: Self.valid, file: "tune.json")
+    let search = plan.search
+    #expect(
+      search.knobs.map(\.name) == [
+        "sheets_per_break", "urgent_consent.return_factor", "ceilings.price_increase_consent",
+        "gate.home",
+      ])
+    #expect(search.knobs[2].domain == .duration(low: 3600, high: 172_800))
+    #expect(search.knobs[0].domain == .integer(low: 1, high: 3))
+    #expect(search.objective == .valuePer1kUsers)
+    #expect(search.constraints == [TuneConstraint(metric: .onboardingInterruptionRate, bound: 0)])
+    #expect(search.compare.map(\.name) == ["storekit-auto"])
+    #expect((search.candidates, search.users, search.replications) == (8, 300, 4))
+    #expect((search.selection.alpha, search.selection.delta) == (0.1, 5))
+    #expect(search.selection.initialReplications == 10 && search.seed == 3)
+    #expect(try search.candidatePolicies().count == 8)
+  }
+
+  @Test func everyProblemIsNamedByItsPath() {
+    let found = problems(
+      #"""
+      {"base": {"preset": "nope"},
+       "knobs": {"sheets_per_break": {"integer": [3, 1]},
+                 "ceilings.price_increase_consent": {"duration": ["soon", "48h"]},
+                 "gate.home": {"pick": ["open"]}},
+       "objective": "speed",
+       "constraints": {"made_up": {"at_most": 0}},
+       "compare": ["nobody"],
+       "search": {"candidates": 0, "extra": 1},
+       "selection": {"alpha": 1.5, "delta": -1, "initial_replications": 20, "max_replications": 5},
+       "other": true}
+      """#)
+    let paths = Set(found.map(\.path))
+    for path in [
+      "$.base.preset", "$.knobs.sheets_per_break.integer",
+      "$.knobs.ceilings.price_increase_consent.duration", "$.knobs.gate.home.pick", "$.objective",
+      "$.constraints.made_up", "$.compare[0]", "$.search.candidates", "$.search.extra",
+      "$.selection.alpha", "$.selection.delta", "$.selection.max_replications",
+    ] {
+      #expect(paths.contains(path), "no problem at \(path): \(found.map(\.path))")
+    }
+    #expect(found.contains { $0.message.contains("other") })
+  }
+
+  /// A knob path that is no policy key is refused when the candidates are built, before any
+  /// simulation.
+  @Test func aKnobThatIsNoPolicyKeyIsRefused() {
+    let found = problems(
+      #"{"base": "deadline-aware", "knobs": {"sheets_per_brake": {"integer": [1, 2]}}}"#)
+    #expect(found.count == 1)
+    #expect(found.first?.message.contains("sheets_per_brake") == true)
+  }
+}
