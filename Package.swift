@@ -7,10 +7,15 @@ import PackageDescription
 
 let package = Package(
   name: "deferral-sim",
+  // The platforms of MessageDeferralStoreKit, the library an app links (StoreKit's `Message`
+  // API exists on iOS 16, Mac Catalyst 16 and visionOS 1, not on macOS). Linux builds the
+  // simulator and compiles the library against StoreKitShim.
+  platforms: [.iOS(.v16), .macCatalyst(.v16), .visionOS(.v1)],
   products: [
     .executable(name: "deferral-sim", targets: ["deferral-sim"]),
     .executable(name: "deferral-bench", targets: ["deferral-bench"]),
     .library(name: "MessageDeferral", targets: ["MessageDeferral"]),
+    .library(name: "MessageDeferralStoreKit", targets: ["MessageDeferralStoreKit"]),
   ],
   targets: [
     .systemLibrary(
@@ -29,6 +34,13 @@ let package = Package(
     .target(
       name: "Experiments", dependencies: ["Reports", "Simulation", "MessageDeferral", "CGSL"],
       exclude: ["README.md"]),
+    // Apple's StoreKit/UIKit declarations the controller uses, for platforms without them
+    // (empty where StoreKit's Message API exists): lets Linux compile and test the library.
+    .target(name: "StoreKitShim", exclude: ["README.md"]),
+    // What an app links: the controller feeding StoreKit's messages to the same Coordinator.
+    .target(
+      name: "MessageDeferralStoreKit", dependencies: ["MessageDeferral", "StoreKitShim"],
+      exclude: ["README.md"]),
     .executableTarget(
       name: "deferral-sim",
       dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral"],
@@ -46,5 +58,12 @@ let package = Package(
     .testTarget(
       name: "ExperimentsTests", dependencies: ["Experiments", "Reports", "Simulation", "CGSL"]),
     .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim"]),
+    // The controller on the shim, and the conformance replay of simulated lives through it.
+    .testTarget(
+      name: "MessageDeferralStoreKitTests",
+      dependencies: ["MessageDeferralStoreKit", "StoreKitShim", "MessageDeferral", "Simulation"]),
+    .executableTarget(
+      name: "ship-it-example", dependencies: ["MessageDeferralStoreKit", "StoreKitShim"],
+      path: "Examples/ship-it"),
   ]
 )
