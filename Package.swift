@@ -59,9 +59,16 @@ let package = Package(
       name: "ExperimentsTests", dependencies: ["Experiments", "Reports", "Simulation", "CGSL"]),
     .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim"]),
     // The controller on the shim, and the conformance replay of simulated lives through it.
+    // Simulated lives replayed through the shipped controller (release-built in CI).
+    .executableTarget(
+      name: "deferral-conformance",
+      dependencies: ["MessageDeferralStoreKit", "StoreKitShim", "MessageDeferral", "Simulation"],
+      path: "Conformance/deferral-conformance"),
     .testTarget(
       name: "MessageDeferralStoreKitTests",
-      dependencies: ["MessageDeferralStoreKit", "StoreKitShim", "MessageDeferral", "Simulation"]),
+      dependencies: [
+        "MessageDeferralStoreKit", "StoreKitShim", "MessageDeferral", "deferral-conformance",
+      ]),
     .executableTarget(
       name: "ship-it-example", dependencies: ["MessageDeferralStoreKit", "StoreKitShim"],
       path: "Examples/ship-it"),

@@ -68,7 +68,9 @@ public final class ManualDeferralClock: DeferralClock {
 
   /// The time of the earliest timer not cancelled, if any.
   public var nextTimer: Double? {
-    timers.filter { !$0.cancelled }.map(\.time).min()
+    var earliest: Double?
+    for timer in timers where !timer.cancelled { earliest = min(earliest ?? timer.time, timer.time) }
+    return earliest
   }
 
   /// Moves time to `time`, firing on the way every timer due strictly before it, or at it
@@ -76,14 +78,28 @@ public final class ManualDeferralClock: DeferralClock {
   public func advance(to time: Double, including: Bool = true) {
     precondition(time >= now, "A manual clock only moves forward")
     while true {
-      timers.removeAll { $0.cancelled }
-      let due = timers.filter { including ? $0.time <= time : $0.time < time }
-      guard
-        let first = due.min(by: { ($0.time, $0.sequence) < ($1.time, $1.sequence) })
-      else { break }
-      first.cancelled = true
-      now = first.time
-      first.fire()
+      var first: Int?
+      var index = 0
+      while index < timers.count {
+        let timer = timers[index]
+        if timer.cancelled {
+          timers.swapAt(index, timers.count - 1)
+          timers.removeLast()
+          continue
+        }
+        if including ? timer.time <= time : timer.time < time,
+          first.map({ (timer.time, timer.sequence) < (timers[$0].time, timers[$0].sequence) })
+            ?? true
+        {
+          first = index
+        }
+        index += 1
+      }
+      guard let first else { break }
+      let timer = timers[first]
+      timer.cancelled = true
+      now = timer.time
+      timer.fire()
     }
     now = time
   }

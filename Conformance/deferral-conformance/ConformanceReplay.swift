@@ -1,16 +1,15 @@
 import MessageDeferral
 import MessageDeferralStoreKit
+import Simulation
 import StoreKitShim
-
-@testable import Simulation
 
 /// One simulated life as the engine ran it: its trace and its messages' reasons and deadlines.
 struct SimulatedLife {
   var user: Int
   var steps: [TraceStep]
-  var reasons: [Reason]
-  /// Consent deadlines (infinity: none).
-  var deadlines: [Double]
+  /// Each message's reason and consent deadline, by its index within the user.
+  var reasons: [Int: Reason]
+  var deadlines: [Int: Double]
   var horizon: Double
   /// The scenario's screen kinds, by index.
   var kinds: [ScreenKind]
@@ -28,26 +27,23 @@ struct Decision: Equatable, CustomStringConvertible {
   }
 }
 
-/// Runs lives of `world` under `policy` through the engine, with a recording sink (the same
-/// code path as a run: ``Engine/trace(_:policy:seed:replication:user:)`` does the same).
+/// Runs lives of `world` under `policy` through the engine, every step recorded
+/// (``Engine/trace(_:policy:seed:replication:user:)``: the same code path as a run).
 func simulateLives(
   _ world: CompiledScenario, policy: PolicyConfiguration, users: Range<Int>, seed: UInt64
 ) -> [SimulatedLife] {
-  var simulator = UserSimulator(world: world, sink: TraceRecorder())
-  var lives: [SimulatedLife] = []
-  lives.reserveCapacity(users.count)
-  for user in users {
-    simulator.sink = TraceRecorder()
-    var tally = Tally(screenCount: world.scenario.screens.count)
-    simulator.run(
-      seed: seed, replication: 0, user: user, policyIndex: 0, policy: policy, tally: &tally)
-    lives.append(
-      SimulatedLife(
-        user: user, steps: simulator.sink.steps, reasons: simulator.messages.map(\.reason),
-        deadlines: simulator.messages.map(\.deadline), horizon: world.scenario.horizon,
-        kinds: world.scenario.screens.map(\.kind)))
+  users.map { user in
+    let steps = Engine.trace(world, policy: policy, seed: seed, replication: 0, user: user).steps
+    var reasons: [Int: Reason] = [:]
+    var deadlines: [Int: Double] = [:]
+    for step in steps where step.message >= 0 {
+      if let reason = step.reason { reasons[step.message] = reason }
+      if let deadline = step.deadline { deadlines[step.message] = deadline }
+    }
+    return SimulatedLife(
+      user: user, steps: steps, reasons: reasons, deadlines: deadlines,
+      horizon: world.scenario.horizon, kinds: world.scenario.screens.map(\.kind))
   }
-  return lives
 }
 
 /// The engine's display decisions in a life, each with the outcome traced right after it.
@@ -81,12 +77,12 @@ func engineDecisions(_ life: SimulatedLife) -> [Decision] {
 
 /// What an adapter rule of the replay does: the app's side of the controller, scripted from a
 /// simulated life. `breakRule` changes one rule on purpose (to show the test can fail).
-enum ReplayFault: Sendable {
+enum ReplayFault: String, Sendable, CaseIterable {
   case none
   /// The app starts the listener at launch, ignoring the SDK's configure delay.
-  case listenerAtLaunch
+  case listenerAtLaunch = "listener-at-launch"
   /// The app reports the scene active at its open, before the scene really is active.
-  case sceneActiveAtOpen
+  case sceneActiveAtOpen = "scene-active-at-open"
 }
 
 /// Replays `life` through a ``MessageDeferralController`` on the shim: a scripted clock, a
@@ -110,25 +106,21 @@ private func replay(
   let clock = ManualDeferralClock(now: 0)
   let storage = InMemoryDeferralStorage()
   let scene = UIWindowScene(activationState: .unattached)
+  let record = _ReplayRecord()
   // The engine's outcome of each policy display attempt that reached StoreKit, per message.
-  var script: [Int: [Decision.Outcome]] = [:]
   for decision in engineDecisions(life) where decision.outcome != .noActiveScene {
-    script[decision.message, default: []].append(decision.outcome)
+    record.script[decision.message, default: []].append(decision.outcome)
   }
-  var unscripted = false
   scene.displayHandler = { message in
-    guard var queue = script[message.shimIdentity], !queue.isEmpty else {
-      unscripted = true
+    guard var queue = record.script[message.shimIdentity], !queue.isEmpty else {
+      record.unscripted = true
       return
     }
     let outcome = queue.removeFirst()
-    script[message.shimIdentity] = queue
+    record.script[message.shimIdentity] = queue
     if outcome == .presentationFailed { throw ShimDisplayError.presentationFailed }
   }
-  var decisions: [Decision] = []
   var controller: MessageDeferralController?
-  /// This process's message numbers (the controller's) to the engine's message indices.
-  var numbers: [Int] = []
   var listenerAt: Double?
   let shipped = ShippedPolicy(name: "replayed", configuration: policy)
 
@@ -136,20 +128,21 @@ private func replay(
     let next = MessageDeferralController(
       policy: shipped, storage: storage, clock: clock,
       options: MessageDeferralController.Options(eventualFlush: nil))
-    numbers = []
-    next.log = { record in
-      guard record.event == .messageDisplayed || record.event == .messageDisplayFailed,
-        let number = record.messageNumber
+    record.numbers = []
+    next.log = { entry in
+      guard entry.event == .messageDisplayed || entry.event == .messageDisplayFailed,
+        let number = entry.messageNumber
       else { return }
       let outcome: Decision.Outcome =
-        switch record.failure {
+        switch entry.failure {
         case nil: .shown
         case .noActiveScene?: .noActiveScene
         case .presentationFailed?: .presentationFailed
         }
-      decisions.append(
+      record.decisions.append(
         Decision(
-          time: record.time, message: numbers[number], forced: record.forced, outcome: outcome))
+          time: entry.time, message: record.numbers[number], forced: entry.forced,
+          outcome: outcome))
     }
     controller = next
     // When this process's listener exists: StoreKit's default answered a delivery before it
@@ -211,12 +204,12 @@ private func replay(
     case .delivered:
       guard let controller else { continue }
       let message = step.message
-      let deadline = life.deadlines[message]
-      if life.reasons[message] == .priceIncreaseConsent, deadline.isFinite {
+      let reason = life.reasons[message] ?? .generic
+      if reason == .priceIncreaseConsent, let deadline = life.deadlines[message] {
         controller.renewalDate = deadline
       }
-      let shim = StoreKitMessage(reason: shimReason(life.reasons[message]), shimIdentity: message)
-      if store.hasListener, !numbers.contains(message) { numbers.append(message) }
+      let shim = StoreKitMessage(reason: shimReason(reason), shimIdentity: message)
+      if store.hasListener, !record.numbers.contains(message) { record.numbers.append(message) }
       await store.send(shim)
     default:
       continue
@@ -224,10 +217,22 @@ private func replay(
   }
   clock.advance(to: life.horizon)
   store.endListening()
-  if unscripted {
-    decisions.append(Decision(time: .nan, message: -1, forced: false, outcome: .shown))
+  if record.unscripted {
+    record.decisions.append(Decision(time: .nan, message: -1, forced: false, outcome: .shown))
   }
-  return decisions
+  return record.decisions
+}
+
+/// What a replay gathers, shared with the controller's and the scene's callbacks.
+@MainActor
+private final class _ReplayRecord {
+  /// The engine's outcomes still to give, per message.
+  var script: [Int: [Decision.Outcome]] = [:]
+  /// A display the engine did not make reached StoreKit.
+  var unscripted = false
+  var decisions: [Decision] = []
+  /// This process's message numbers (the controller's) to the engine's message indices.
+  var numbers: [Int] = []
 }
 
 func shimReason(_ reason: Reason) -> StoreKitMessage.Reason {
