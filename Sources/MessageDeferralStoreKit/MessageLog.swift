@@ -45,6 +45,26 @@ public struct DeferralLogRecord: Sendable, Equatable {
   /// StoreKit delivered since launch), to tell a message's attempts apart.
   public var messageNumber: Int?
 
+  public init(
+    event: Event, time: Double, screen: String? = nil, screenKind: ScreenKind? = nil,
+    reason: Reason? = nil, deliveredAt: Double? = nil, waitedSeconds: Double? = nil,
+    forced: Bool = false, eventualFlush: Bool = false, failure: DisplayFailure? = nil,
+    failuresBefore: Int = 0, messageNumber: Int? = nil
+  ) {
+    self.event = event
+    self.time = time
+    self.screen = screen
+    self.screenKind = screenKind
+    self.reason = reason
+    self.deliveredAt = deliveredAt
+    self.waitedSeconds = waitedSeconds
+    self.forced = forced
+    self.eventualFlush = eventualFlush
+    self.failure = failure
+    self.failuresBefore = failuresBefore
+    self.messageNumber = messageNumber
+  }
+
   /// One line of JSON in the generic schema (`user_id`, `timestamp`, `event`, `screen`, then
   /// the message's fields): a screen view is what `fit` counts; a message row is activity.
   public func jsonLine(user: String) -> String {

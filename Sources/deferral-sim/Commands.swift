@@ -11,8 +11,12 @@ struct Command: Sendable {
 
 enum Commands {
   static let all: [Command] = [
-    run, trace, sweep, robust, merge, fit, validate, policies, completions,
+    run, trace, sweep, robust, merge, fit, validate, policies, exportPolicy, completions,
   ]
+
+  static let exportPolicy = Command(
+    spec: ExportPolicyCommand.spec,
+    execute: { arguments, output in try ExportPolicyCommand.execute(arguments, output) })
 
   static let completions = Command(
     spec: Completions.spec,
