@@ -108,7 +108,9 @@ enum Conformance {
     return summary
   }
 
-  static func describe(_ life: SimulatedLife, _ expected: [Decision], _ actual: [Decision])
+  static func describe(
+    _ life: SimulatedLife, _ expected: [Decision], _ actual: [Decision]
+  )
     -> String
   {
     let index =

@@ -13,8 +13,9 @@ public struct PersistedPolicyState: Sendable, Equatable {
   /// The remembered opens (scene activations), oldest first.
   public var opens: [Double]
 
-  public init(firstSeen: [Double?] = Array(repeating: nil, count: Reason.laneCount), opens: [Double] = [])
-  {
+  public init(
+    firstSeen: [Double?] = Array(repeating: nil, count: Reason.laneCount), opens: [Double] = []
+  ) {
     self.firstSeen = firstSeen
     self.opens = opens
   }

@@ -26,7 +26,9 @@ public protocol DeferralTimer: AnyObject {
     public init() {}
     public var now: Double { Date().timeIntervalSince1970 }
 
-    public func schedule(at time: Double, _ fire: @escaping @MainActor () -> Void)
+    public func schedule(
+      at time: Double, _ fire: @escaping @MainActor () -> Void
+    )
       -> any DeferralTimer
     {
       let delay = max(0, time - now)
@@ -57,7 +59,9 @@ public final class ManualDeferralClock: DeferralClock {
 
   public init(now: Double = 0) { self.now = now }
 
-  public func schedule(at time: Double, _ fire: @escaping @MainActor () -> Void)
+  public func schedule(
+    at time: Double, _ fire: @escaping @MainActor () -> Void
+  )
     -> any DeferralTimer
   {
     sequence += 1
@@ -69,7 +73,9 @@ public final class ManualDeferralClock: DeferralClock {
   /// The time of the earliest timer not cancelled, if any.
   public var nextTimer: Double? {
     var earliest: Double?
-    for timer in timers where !timer.cancelled { earliest = min(earliest ?? timer.time, timer.time) }
+    for timer in timers where !timer.cancelled {
+      earliest = min(earliest ?? timer.time, timer.time)
+    }
     return earliest
   }
 

@@ -1,3 +1,5 @@
+import MessageDeferral
+
 // The controller an app runs: StoreKit 2's messages fed to the same Coordinator the simulator
 // runs. This is the one file that touches StoreKit and UIKit: the real frameworks where
 // StoreKit's Message API exists (iOS, Mac Catalyst, visionOS), StoreKitShim elsewhere.
@@ -11,7 +13,6 @@
   /// StoreKit's `Message` (here the shim's; not MessageDeferral's).
   public typealias StoreKitMessage = StoreKitShim.Message
 #endif
-import MessageDeferral
 
 /// Runs an exported deferral policy inside the app: listens to `Message.messages`, hears the
 /// screens and scene changes the app reports, and displays each message when the policy says,

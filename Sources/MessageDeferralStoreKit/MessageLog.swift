@@ -74,7 +74,9 @@ public struct DeferralLogRecord: Sendable, Equatable {
       .init(key: "event", value: .string(event.rawValue)),
     ]
     if let screen { members.append(.init(key: "screen", value: .string(screen))) }
-    if let screenKind { members.append(.init(key: "screen_kind", value: .string(screenKind.rawValue))) }
+    if let screenKind {
+      members.append(.init(key: "screen_kind", value: .string(screenKind.rawValue)))
+    }
     if let reason { members.append(.init(key: "reason", value: .string(reason.name))) }
     if let deliveredAt { members.append(.init(key: "delivered_at", value: .number(deliveredAt))) }
     if let waitedSeconds {
@@ -99,8 +101,9 @@ func _compact(_ value: ConfigValue) -> String {
   switch value {
   case .array(let items): return "[" + items.map(_compact).joined(separator: ",") + "]"
   case .object(let members):
-    return "{" + members.map { ConfigValue.quoted($0.key) + ":" + _compact($0.value) }.joined(
-      separator: ",") + "}"
+    return "{"
+      + members.map { ConfigValue.quoted($0.key) + ":" + _compact($0.value) }.joined(
+        separator: ",") + "}"
   case .number(let number):
     // Times need their fraction: jsonText writes whole numbers as integers, others in full.
     return ConfigValue.number(number).jsonText()

@@ -20,7 +20,9 @@ enum _PolicyJSON {
     parser.skipSpace()
     let value = try parser.value(depth: 0)
     parser.skipSpace()
-    guard parser.index == parser.bytes.count else { throw parser.error("text after the JSON value") }
+    guard parser.index == parser.bytes.count else {
+      throw parser.error("text after the JSON value")
+    }
     return value
   }
 }
@@ -156,7 +158,8 @@ private struct _Parser {
     var scalars = String.UnicodeScalarView()
     var chunkStart = index
     func flush(_ end: Int) {
-      scalars.append(contentsOf: String(decoding: bytes[chunkStart..<end], as: UTF8.self).unicodeScalars)
+      scalars.append(
+        contentsOf: String(decoding: bytes[chunkStart..<end], as: UTF8.self).unicodeScalars)
     }
     while index < bytes.count {
       let byte = bytes[index]

@@ -152,7 +152,9 @@
     /// foreground-active throws ``ShimDisplayError/sceneNotActive``.
     @MainActor
     public func display(in scene: UIWindowScene) throws {
-      guard scene.activationState == .foregroundActive else { throw ShimDisplayError.sceneNotActive }
+      guard scene.activationState == .foregroundActive else {
+        throw ShimDisplayError.sceneNotActive
+      }
       try scene.present(self)
     }
   }

@@ -81,7 +81,9 @@ enum ExportPolicyCommand {
   }
 
   /// `recommended-policy.json` of a run folder: the policy the run's decision ranks first.
-  static func recommended(_ report: RunReport, scenario: Scenario, manifest: Manifest)
+  static func recommended(
+    _ report: RunReport, scenario: Scenario, manifest: Manifest
+  )
     -> String?
   {
     guard let best = Decision(report).rows.min(by: { $0.rank < $1.rank }),

@@ -151,7 +151,8 @@ enum RunCommand {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     for file in report.files { try folder.write(file.table.text, to: file.name) }
     try folder.write(manifest.json, to: "manifest.json")
-    let recommended = ExportPolicyCommand.recommended(report, scenario: scenario, manifest: manifest)
+    let recommended = ExportPolicyCommand.recommended(
+      report, scenario: scenario, manifest: manifest)
     if let recommended { try folder.write(recommended, to: "recommended-policy.json") }
     if htmlReport {
       try folder.write(HTMLReport.render(report, manifest: manifest), to: "report.html")

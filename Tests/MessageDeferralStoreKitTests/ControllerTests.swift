@@ -120,7 +120,8 @@ struct ControllerTests {
   @Test("UserDefaults storage keeps what the policy remembers")
   func userDefaultsRoundTrip() {
     let defaults = UserDefaults(suiteName: "MessageDeferralStoreKitTests")!
-    let storage = UserDefaultsDeferralStorage(defaults: defaults, key: "state-\(UInt32.random(in: 0...UInt32.max))")
+    let storage = UserDefaultsDeferralStorage(
+      defaults: defaults, key: "state-\(UInt32.random(in: 0...UInt32.max))")
     var state = DeferralState()
     state.policy.firstSeen[1] = 12.5
     state.policy.opens = [1, 2, 3.25]
@@ -138,7 +139,10 @@ struct ControllerTests {
       forced: true, messageNumber: 0)
     let line = record.jsonLine(user: "u1")
     #expect(!line.contains("\n"))
-    #expect(line.hasPrefix(#"{"user_id":"u1","timestamp":1700000000.25,"event":"store_message_displayed","screen":"home""#))
+    #expect(
+      line.hasPrefix(
+        #"{"user_id":"u1","timestamp":1700000000.25,"event":"store_message_displayed","screen":"home""#
+      ))
     #expect(line.contains(#""reason":"price_increase_consent""#))
     #expect(line.contains(#""forced":true"#))
   }

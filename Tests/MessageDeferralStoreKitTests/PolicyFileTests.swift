@@ -14,7 +14,8 @@ struct PolicyFileTests {
   @Test("every preset round-trips", arguments: PolicyCatalog.presets.map(\.name))
   func presetRoundTrips(name: String) {
     let preset = PolicyCatalog.preset(named: name)!
-    let loaded = ShippedPolicy.decode(jsonText: Self.text(name, preset.configuration), file: "p.json")
+    let loaded = ShippedPolicy.decode(
+      jsonText: Self.text(name, preset.configuration), file: "p.json")
     #expect(loaded.fallbackReason == nil)
     #expect(loaded.name == name)
     #expect(loaded.configuration == preset.configuration)

@@ -161,7 +161,9 @@ extension UserSimulator {
     var step = TraceStep(
       time: life.now, screen: life.currentScreen, what: what, message: message,
       reason: message >= 0 ? messages[message].reason : nil)
-    if message >= 0, messages[message].deadline.isFinite { step.deadline = messages[message].deadline }
+    if message >= 0, messages[message].deadline.isFinite {
+      step.deadline = messages[message].deadline
+    }
     // On a shared trunk the step belongs to every policy: it waits for each one's sink.
     if inTrunk { trunk.steps.append(step) } else { sink.step(step) }
   }
