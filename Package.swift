@@ -47,7 +47,10 @@ let package = Package(
       exclude: ["README.md"]),
     .executableTarget(
       name: "deferral-bench",
-      dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral", "CGSL"],
+      dependencies: [
+        "Experiments", "Reports", "Simulation", "MessageDeferral", "CGSL",
+        "MessageDeferralStoreKit", "StoreKitShim",
+      ],
       path: "Benchmarks/deferral-bench"
     ),
     .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral"]),
@@ -71,6 +74,6 @@ let package = Package(
       ]),
     .executableTarget(
       name: "ship-it-example", dependencies: ["MessageDeferralStoreKit", "StoreKitShim"],
-      path: "Examples/ship-it"),
+      path: "Examples/ship-it", exclude: ["recommended-policy.json"]),
   ]
 )

@@ -103,6 +103,10 @@ public final class MessageDeferralController {
   var deliveredAt: [Double] = []
   var failures: [Int] = []
   var state: DeferralState
+  /// What was last written to the storage.
+  var savedState: DeferralState
+  var stateMayHaveChanged = false
+  var displayedSinceSave = false
   /// The earliest ``DeferralState/heldSince``, so a screen checks the flush with one compare.
   var earliestHeld = Double.infinity
 
@@ -116,6 +120,7 @@ public final class MessageDeferralController {
     self.storage = storage
     self.clock = clock
     state = storage.loadState() ?? DeferralState()
+    savedState = state
     earliestHeld = state.heldSince.compactMap { $0 }.min() ?? .infinity
     if let configuration = policy.configuration {
       var coordinator = Coordinator(configuration: configuration)
@@ -210,6 +215,7 @@ public final class MessageDeferralController {
     if state.heldSince[lane] == nil {
       state.heldSince[lane] = now
       earliestHeld = min(earliestHeld, now)
+      stateMayHaveChanged = true
     }
     tell(
       .delivered(
@@ -242,6 +248,7 @@ public final class MessageDeferralController {
     if resultsHead < results.count, clock.now > resultsTime { drain() }
     answer(event)
     scheduleDrain()
+    persistIfNeeded()
   }
 
   /// Tells the coordinator the waiting display results, in order, and carries out its answers
@@ -260,6 +267,7 @@ public final class MessageDeferralController {
     results.removeAll(keepingCapacity: true)
     resultsHead = 0
     draining = false
+    persistIfNeeded()
   }
 
   func scheduleDrain() {
@@ -288,7 +296,10 @@ public final class MessageDeferralController {
       }
     }
     switch event {
-    case .delivered, .sceneActivated, .displaySucceeded: persist(event)
+    case .delivered, .sceneActivated: stateMayHaveChanged = true
+    case .displaySucceeded:
+      stateMayHaveChanged = true
+      displayedSinceSave = true
     default: break
     }
   }
@@ -333,25 +344,23 @@ public final class MessageDeferralController {
     if !eventual || failure == nil { results.append((id, failure)) }
   }
 
-  /// Saves what the policy and the flush rule keep across launches, when it changed.
-  func persist(_ event: PolicyEvent) {
-    guard let coordinator else { return }
-    var changed = false
-    if case .displaySucceeded = event {
-      for lane in 0..<Reason.laneCount where state.heldSince[lane] != nil {
-        if !coordinator.pending.contains(where: { $0.reason.laneIndex == lane }) {
-          state.heldSince[lane] = nil
-          changed = true
-        }
-      }
-      if changed { earliestHeld = state.heldSince.compactMap { $0 }.min() ?? .infinity }
+  /// Saves what the policy and the flush rule keep across launches, when an event that may
+  /// change it was told (once per burst of events, so a flush of many messages saves once).
+  func persistIfNeeded() {
+    guard stateMayHaveChanged, !draining, let coordinator else { return }
+    stateMayHaveChanged = false
+    if displayedSinceSave {
+      displayedSinceSave = false
+      var held = Array(repeating: false, count: Reason.laneCount)
+      for message in coordinator.pending { held[message.reason.laneIndex] = true }
+      for lane in 0..<Reason.laneCount where !held[lane] { state.heldSince[lane] = nil }
+      earliestHeld = state.heldSince.compactMap { $0 }.min() ?? .infinity
     }
-    let policyState = coordinator.persistedState
-    if policyState != state.policy {
-      state.policy = policyState
-      changed = true
+    state.policy = coordinator.persistedState
+    if state != savedState {
+      storage.saveState(state)
+      savedState = state
     }
-    if changed || event != .sceneActivated { storage.saveState(state) }
   }
 
   /// The eventual-flush rule: every message of a reason waiting past the limit is shown now.
