@@ -74,6 +74,6 @@ let package = Package(
       ]),
     .executableTarget(
       name: "ship-it-example", dependencies: ["MessageDeferralStoreKit", "StoreKitShim"],
-      path: "Examples/ship-it", exclude: ["recommended-policy.json"]),
+      path: "Examples/ship-it", exclude: ["recommended-policy.json", "fit-map.json"]),
   ]
 )

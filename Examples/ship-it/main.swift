@@ -3,7 +3,10 @@ import Foundation
 // `deferral-sim export-policy` wrote: what the shipped controller decides, line by line.
 //
 //   deferral-sim export-policy deadline-aware-value -o /tmp/recommended-policy.json
-//   swift run ship-it-example /tmp/recommended-policy.json
+//   swift run ship-it-example /tmp/recommended-policy.json [--log /tmp/day.jsonl]
+//
+// --log writes what the app would send its analytics (screen views and one record per display
+// attempt) as JSON lines in the generic schema `deferral-sim fit` reads, with fit-map.json.
 //
 // Without an argument it reads Examples/ship-it/recommended-policy.json.
 import MessageDeferral
@@ -11,7 +14,7 @@ import MessageDeferralStoreKit
 import StoreKitShim
 
 @MainActor
-func playDay(policyFile: String) async -> Int32 {
+func playDay(policyFile: String, logFile: String?) async -> Int32 {
   let store = ShimAppStore()
   return await ShimStoreKit.$appStore.withValue(store) {
     let policy = ShippedPolicy.load(path: policyFile)
@@ -25,11 +28,15 @@ func playDay(policyFile: String) async -> Int32 {
         "  written by deferral-sim \(provenance.toolVersion) for scenario "
           + "\(provenance.scenario ?? "none"), seed \(provenance.seed ?? "none")")
     }
-    // The day starts at 07:30; times are printed as the clock of that day.
-    let clock = ManualDeferralClock(now: 7.5 * 3_600)
+    // The day is 2026-01-01 (UTC), from 07:30; times are printed as the clock of that day.
+    let day = 1_767_225_600.0
+    let clock = ManualDeferralClock(now: day + 7.5 * 3_600)
+    var logLines: [String] = []
     let controller = MessageDeferralController(
       policy: policy, storage: InMemoryDeferralStorage(), clock: clock)
     controller.log = { record in
+      // What the app would send its analytics: screen views and message records.
+      logLines.append(record.jsonLine(user: "example-user"))
       guard record.reason != nil else { return }
       var line = "  \(clockText(record.time))  \(record.event.rawValue)"
       line += " \(record.reason!.name) over \(record.screen ?? "no screen")"
@@ -51,12 +58,12 @@ func playDay(policyFile: String) async -> Int32 {
     controller.renewalDate = clock.now + 5 * 86_400
 
     @MainActor func at(_ hours: Double, _ say: String, _ action: @MainActor () -> Void) {
-      clock.advance(to: hours * 3_600)
+      clock.advance(to: day + hours * 3_600)
       print("\(clockText(clock.now))  \(say)")
       action()
     }
     @MainActor func deliver(_ hours: Double, _ reason: StoreKitMessage.Reason, _ id: Int) async {
-      clock.advance(to: hours * 3_600)
+      clock.advance(to: day + hours * 3_600)
       print(
         "\(clockText(clock.now))  StoreKit delivers \(id == 1 ? "a price-increase consent" : "a message")"
       )
@@ -92,9 +99,17 @@ func playDay(policyFile: String) async -> Int32 {
       scene.activationState = .background
       controller.sceneDidEnterBackground()
     }
-    clock.advance(to: 24 * 3_600)
+    clock.advance(to: day + 24 * 3_600)
     store.endListening()
     print("end of day: \(controller.pendingCount) message(s) still held")
+    if let logFile {
+      let text = logLines.joined(separator: "\n") + "\n"
+      guard FileManager.default.createFile(atPath: logFile, contents: Data(text.utf8)) else {
+        print("cannot write \(logFile)")
+        return 1
+      }
+      print("wrote \(logLines.count) log records to \(logFile) (the generic schema fit reads)")
+    }
     return 0
   }
 }
@@ -110,9 +125,19 @@ func clockText(_ seconds: Double) -> String {
   import Darwin
 #endif
 
+// ship-it-example [POLICY_FILE] [--log FILE]
+var arguments = Array(CommandLine.arguments.dropFirst())
+var logFile: String?
+if let index = arguments.firstIndex(of: "--log") {
+  guard index + 1 < arguments.count else {
+    print("usage: ship-it-example [POLICY_FILE] [--log FILE]")
+    exit(2)
+  }
+  logFile = arguments[index + 1]
+  arguments.removeSubrange(index...(index + 1))
+}
 let path =
-  CommandLine.arguments.count > 1
-  ? CommandLine.arguments[1]
-  : URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("recommended-policy.json").path
-exit(await playDay(policyFile: path))
+  arguments.first
+  ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("recommended-policy.json").path
+exit(await playDay(policyFile: path, logFile: logFile))
