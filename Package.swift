@@ -7,13 +7,19 @@ import PackageDescription
 
 let package = Package(
   name: "deferral-sim",
+  // The platforms of MessageDeferralStoreKit, the library an app links (StoreKit's `Message`
+  // API exists on iOS 16, Mac Catalyst 16 and visionOS 1, not on macOS). Linux builds the
+  // simulator and compiles the library against StoreKitShim.
+  platforms: [.iOS(.v16), .macCatalyst(.v16), .visionOS(.v1)],
   products: [
     .executable(name: "deferral-sim", targets: ["deferral-sim"]),
     .library(name: "MessageDeferral", targets: ["MessageDeferral"]),
-    // The engine's libraries as one product, for the benchmarks' own package
-    // (Benchmarks/Package.swift), so that `swift build` here never compiles deferral-bench.
+    .library(name: "MessageDeferralStoreKit", targets: ["MessageDeferralStoreKit"]),
+    // For the benchmarks' own package (Benchmarks/Package.swift), so that `swift build` here
+    // never compiles deferral-bench: the engine's libraries, GSL and the StoreKit shim.
     .library(name: "DeferralSimEngine", targets: ["Experiments", "Reports", "Simulation"]),
     .library(name: "CGSL", targets: ["CGSL"]),
+    .library(name: "StoreKitShim", targets: ["StoreKitShim"]),
   ],
   targets: [
     .systemLibrary(
@@ -32,6 +38,13 @@ let package = Package(
     .target(
       name: "Experiments", dependencies: ["Reports", "Simulation", "MessageDeferral", "CGSL"],
       exclude: ["README.md"]),
+    // Apple's StoreKit/UIKit declarations the controller uses, for platforms without them
+    // (empty where StoreKit's Message API exists): lets Linux compile and test the library.
+    .target(name: "StoreKitShim", exclude: ["README.md"]),
+    // What an app links: the controller feeding StoreKit's messages to the same Coordinator.
+    .target(
+      name: "MessageDeferralStoreKit", dependencies: ["MessageDeferral", "StoreKitShim"],
+      exclude: ["README.md"]),
     .executableTarget(
       name: "deferral-sim",
       dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral"],
@@ -44,5 +57,18 @@ let package = Package(
     .testTarget(
       name: "ExperimentsTests", dependencies: ["Experiments", "Reports", "Simulation", "CGSL"]),
     .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim"]),
+    // Simulated lives replayed through the shipped controller (release-built in CI).
+    .executableTarget(
+      name: "deferral-conformance",
+      dependencies: ["MessageDeferralStoreKit", "StoreKitShim", "MessageDeferral", "Simulation"],
+      path: "Conformance/deferral-conformance"),
+    .testTarget(
+      name: "MessageDeferralStoreKitTests",
+      dependencies: [
+        "MessageDeferralStoreKit", "StoreKitShim", "MessageDeferral", "deferral-conformance",
+      ]),
+    .executableTarget(
+      name: "ship-it-example", dependencies: ["MessageDeferralStoreKit", "StoreKitShim"],
+      path: "Examples/ship-it", exclude: ["recommended-policy.json", "fit-map.json"]),
   ]
 )

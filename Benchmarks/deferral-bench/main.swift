@@ -41,6 +41,12 @@ if arguments.first == "fit" {
   }
 }
 
+if arguments.first == "controller" {
+  // The shipped controller per screen event and per flush: deferral-bench controller.
+  let rows = await ControllerBench.run(repetitions: arguments.contains("--quick") ? 3 : 7)
+  exit(ControllerBench.report(rows) ? 0 : 1)
+}
+
 do {
   guard let options = try BenchOptions(arguments: arguments) else {
     print(BenchOptions.usage)

@@ -11,12 +11,16 @@ struct Command: Sendable {
 
 enum Commands {
   static let all: [Command] = [
-    run, trace, sweep, robust, tune, merge, fit, validate, policies, completions,
+    run, trace, sweep, robust, tune, merge, fit, validate, policies, exportPolicy, completions,
   ]
 
   static let tune = Command(
     spec: TuneCommand.spec,
     execute: { arguments, output in try TuneCommand.execute(arguments, output) })
+
+  static let exportPolicy = Command(
+    spec: ExportPolicyCommand.spec,
+    execute: { arguments, output in try ExportPolicyCommand.execute(arguments, output) })
 
   static let completions = Command(
     spec: Completions.spec,

@@ -151,11 +151,16 @@ enum RunCommand {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     for file in report.files { try folder.write(file.table.text, to: file.name) }
     try folder.write(manifest.json, to: "manifest.json")
+    let recommended = ExportPolicyCommand.recommended(
+      report, scenario: scenario, manifest: manifest)
+    if let recommended { try folder.write(recommended, to: "recommended-policy.json") }
     if htmlReport {
       try folder.write(HTMLReport.render(report, manifest: manifest), to: "report.html")
     }
     try folder.commit()
-    let written = report.files.map(\.name) + extraFiles + (htmlReport ? ["report.html"] : [])
+    let written =
+      report.files.map(\.name) + extraFiles + (htmlReport ? ["report.html"] : [])
+      + (recommended != nil ? ["recommended-policy.json"] : [])
     let wrote = "Wrote \(written.joined(separator: ", ")), manifest.json to \(folder.path)/"
     if format != "table", let summary = report.files.first(where: { $0.name == "summary.csv" }) {
       // Machine-readable standard output: the summary alone; the rest goes to standard error.

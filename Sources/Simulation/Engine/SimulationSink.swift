@@ -35,6 +35,9 @@ public struct TraceStep: Sendable {
   /// What the policy (or StoreKit's default) decided when told of this step, for a
   /// ``TraceWhat/policy`` row; `nil` otherwise. Reports renders it as words.
   public var decision: TraceDecision?
+  /// The consent deadline of the message concerned, when it has one (what the app knows from
+  /// the renewal date: the conformance replay passes it to the shipped controller).
+  public var deadline: Double? = nil
 }
 
 /// What a policy answered in a traced step: a record, with times in seconds; the words a
@@ -155,9 +158,12 @@ extension UserSimulator {
   @inline(__always)
   mutating func trace(_ what: TraceWhat, message: Int) {
     guard Sink.recordsSteps || (Sink.recordsJourney && what.isJourney) else { return }
-    let step = TraceStep(
+    var step = TraceStep(
       time: life.now, screen: life.currentScreen, what: what, message: message,
       reason: message >= 0 ? messages[message].reason : nil)
+    if message >= 0, messages[message].deadline.isFinite {
+      step.deadline = messages[message].deadline
+    }
     // On a shared trunk the step belongs to every policy: it waits for each one's sink.
     if inTrunk { trunk.steps.append(step) } else { sink.step(step) }
   }
