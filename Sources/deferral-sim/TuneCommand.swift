@@ -24,8 +24,10 @@ enum TuneCommand {
       + "users; successive halving keeps the better half and doubles the users each round; then\n"
       + "Kim and Nelson's procedure selects among the finalists and the presets with\n"
       + "P(correct selection) >= 1 - alpha when the best leads by at least delta. Writes\n"
-      + "tune.csv (every evaluation) and tuned-policy.json (the winner as a custom policy for\n"
-      + "a scenario's 'policies'). The same file and seed give the same files.")
+      + "tune.csv (every evaluation), tuned-policy.json (the winner as the policy file the\n"
+      + "app's MessageDeferralStoreKit loads, as export-policy writes it) and\n"
+      + "tuned-scenario-policy.json (the winner as a custom policy for a scenario's\n"
+      + "'policies'). The same file and seed give the same files.")
 
   /// A knob's value for the terminal: numbers to 4 significant digits (tune.csv keeps them
   /// whole).
@@ -69,8 +71,17 @@ enum TuneCommand {
     try folder.write(table.text, to: "tune.csv")
     let best = outcome.selection.selected
     var files = ["tune.csv"]
-    // The winner as a custom policy for a scenario's `policies`: the tuned knobs over the
-    // base, or a preset that won as itself.
+    // The winner twice: as the policy file the app loads (with its provenance, value-aware
+    // amounts from the scenario, as export-policy writes it), and as a custom policy named
+    // `tuned` for a scenario's `policies` (the tuned knobs over the base, or a preset that
+    // won as itself).
+    let document = ExportPolicyCommand.document(
+      outcome.best, scenario: search.scenario,
+      provenance: PolicyFile.Provenance(
+        toolVersion: DeferralSim.version, scenario: search.scenario.name,
+        scenarioSHA256: SHA256.hex(Array(plan.scenarioSource.utf8)),
+        seed: String(search.seed)))
+    try folder.write(document.configValue.jsonText() + "\n", to: "tuned-policy.json")
     var members =
       outcome.contenderDefinitions[best]?.objectMembers ?? [
         .init(key: "name", value: .string("tuned")),
@@ -79,8 +90,9 @@ enum TuneCommand {
     if let index = members.firstIndex(where: { $0.key == "name" }) {
       members[index].value = .string("tuned")
     }
-    try folder.write(ConfigValue.object(members).jsonText() + "\n", to: "tuned-policy.json")
-    files.append("tuned-policy.json")
+    try folder.write(
+      ConfigValue.object(members).jsonText() + "\n", to: "tuned-scenario-policy.json")
+    files += ["tuned-policy.json", "tuned-scenario-policy.json"]
     try folder.commit()
     let selection = search.selection
     let unit =

@@ -22,8 +22,10 @@ import Simulation
 ///  "seed": 7}
 /// ```
 public struct TunePlan: Sendable {
-  /// The scenario's name to show and the search, ready to run.
+  /// The scenario's file (or the embedded default's name), its text, and the search, ready
+  /// to run.
   public var scenarioFile: String
+  public var scenarioSource: String
   public var search: TuneSearch
 
   /// Reads and checks a tune file.
@@ -149,7 +151,7 @@ public struct TunePlan: Sendable {
       throw ScenarioErrors(
         file: path, problems: error.issues.map { .init(path: $0.path, message: $0.message) })
     }
-    return TunePlan(scenarioFile: scenarioFile, search: tune)
+    return TunePlan(scenarioFile: scenarioFile, scenarioSource: scenarioSource, search: tune)
   }
 
   static func readBase(
