@@ -111,17 +111,26 @@ enum TraceCommand {
     }
     let context = try parsed.value(Self.context) ?? 2
     var stopped: TraceStopped?
+    var notes: [String] = []
     let lives = policies.map { policy in
       let traced = Engine.boundedTrace(
         world, policy: policy.configuration, seed: scenario.seed, replication: replication,
         user: user, keepingSteps: Self.maximumSteps)
       if stopped == nil, let error = traced.budgetExceeded {
         stopped = TraceStopped(error: error, policy: policy.name, kept: traced.steps.count)
+      } else if traced.droppedSteps > 0 {
+        notes.append(
+          "\(policy.name): the trace shows the first \(traced.steps.count) of "
+            + "\(traced.steps.count + traced.droppedSteps) steps (a trace keeps at most "
+            + "\(Self.maximumSteps)); the summary counts them all")
       }
       return TraceLife(
         policy: policy, traced: (traced.steps, traced.outcomes, traced.tally), scenario: scenario)
     }
-    defer { if let stopped { output.err("note: \(stopped.note)") } }
+    defer {
+      for note in notes { output.err("note: \(note)") }
+      if let stopped { output.err("note: \(stopped.note)") }
+    }
     let aligned = TraceAlignment(lives: lives)
     let header =
       "\(scenario.name): user \(user), replication \(replication), seed \(scenario.seed)"

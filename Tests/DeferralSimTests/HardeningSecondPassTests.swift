@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Issue #35's findings, each a test of the built binary: never delete what the tool did not
+/// write, never replace what is not a regular file or folder, bounded readers, a clean terminal,
+/// one exit code per kind of refusal.
+@Suite("hardening, second pass, end to end")
+struct HardeningSecondPassTests {
+  static let samples = RunEndToEndTests.root.appendingPathComponent("scenarios/fit-samples")
+  static var log: String { samples.appendingPathComponent("generic.csv").path }
+  static var map: String { samples.appendingPathComponent("generic-map.json").path }
+
+  static func run(_ out: String, extra: [String] = []) throws -> ToolRunner.Result {
+    try ToolRunner.run(
+      ["run", "--users", "40", "--replications", "2", "--out", out, "--quiet", "--no-report"]
+        + extra)
+  }
+
+  static func write(_ text: String, _ url: URL) throws {
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  }
+
+  // MARK: Class 1: a folder is the tool's only with its marker
+
+  /// Files with output names, a folder named like an output file, a hidden `.tmp-` file: none
+  /// was written by deferral-sim (no marker lists it), so the run refuses the folder (exit 1)
+  /// and every one of them is still there.
+  @Test(arguments: [
+    ["summary.csv", "report.html"], ["report.html/notes.txt"], [".notes.tmp-12"],
+    ["partial-notes.json"],
+  ])
+  func aFolderWithoutTheMarkerIsNeverReplaced(files: [String]) throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("mine")
+    for file in files { try Self.write("mine", out.appendingPathComponent(file)) }
+    let result = try Self.run(out.path)
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("did not write"), "\(result.stderr)")
+    for file in files {
+      #expect(
+        try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8) == "mine",
+        "\(file) is kept")
+    }
+  }
+
+  /// A marker edited to list a user's file, or a folder at a listed name, does not give it away.
+  @Test func aMarkerDoesNotGiveAwayAFolderOrAForeignName() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("run")
+    #expect(try Self.run(out.path).status == 0)
+    let marker = out.appendingPathComponent(".deferral-sim-output")
+    var listed = try String(contentsOf: marker, encoding: .utf8)
+    listed += "thesis.docx\nreport.html\n"
+    try Data(listed.utf8).write(to: marker)
+    try Self.write("mine", out.appendingPathComponent("thesis.docx"))
+    try Self.write("mine", out.appendingPathComponent("report.html/chapter.txt"))
+    let result = try Self.run(out.path)
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("'report.html' (a folder)"), "\(result.stderr)")
+    #expect(result.stderr.contains("'thesis.docx'"), "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("thesis.docx").path))
+  }
+
+  /// The tool's own folder is replaced as before, and a sweep's, a merge's and a study's too.
+  @Test func theToolsOwnFolderIsStillReplaced() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("run")
+    #expect(try Self.run(out.path).status == 0)
+    let again = try Self.run(out.path, extra: ["--messages-log"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("messages.csv").path))
+  }
+
+  // MARK: Class 2: a regular file or nothing
+
+  /// `run`, `merge` and `sweep` never replace a symbolic link with a folder.
+  @Test func aSymlinkedOutputFolderIsRefused() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let target = base.appendingPathComponent("target")
+    try Self.write("old", target.appendingPathComponent("keep.txt"))
+    let link = base.appendingPathComponent("link")
+    #expect(symlink(target.path, link.path) == 0)
+    let dangling = base.appendingPathComponent("dangling")
+    #expect(symlink(base.appendingPathComponent("nowhere").path, dangling.path) == 0)
+    for out in [link, dangling] {
+      let result = try Self.run(out.path)
+      #expect(result.status == 2, "\(result.stderr)")
+      #expect(result.stderr.contains("is a symbolic link"), "\(result.stderr)")
+      var info = stat()
+      #expect(lstat(out.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+    }
+    #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("nowhere").path))
+  }
+
+  /// `fit --out` and `merge --partial-out`: one rule, exit 2, nothing replaced.
+  @Test func fileOutputsAreRegularFilesOrNothing() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let victim = base.appendingPathComponent("victim.txt")
+    try Self.write("precious", victim)
+    let link = base.appendingPathComponent("link.json")
+    #expect(symlink(victim.path, link.path) == 0)
+    let fifo = base.appendingPathComponent("fifo.json")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let shards = base.appendingPathComponent("shards")
+    for shard in 0..<2 {
+      let result = try Self.run(shards.path, extra: ["--shard", "\(shard)/2"])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    let partial = shards.appendingPathComponent("partial-0-of-2.json").path
+    let before = try Data(contentsOf: URL(fileURLWithPath: partial))
+    let cases: [(String, String)] = [
+      ("", "needs a file name"), (link.path, "is a symbolic link"),
+      (fifo.path, "not a regular file"), (base.path + "/dir/", "names a folder"),
+      ("/dev/null", "not a regular file"), (base.path, "a folder"),
+    ]
+    for (path, message) in cases {
+      let fit = try ToolRunner.run(["fit", Self.log, "--map", Self.map, "--out", path])
+      #expect(fit.status == 2, "fit --out '\(path)': \(fit.stderr)")
+      #expect(fit.stderr.contains(message), "fit --out '\(path)': \(fit.stderr)")
+      let merge = try ToolRunner.run(["merge", partial, "--partial-out", path])
+      #expect(merge.status == 2, "merge --partial-out '\(path)': \(merge.stderr)")
+      #expect(merge.stderr.contains(message), "merge --partial-out '\(path)': \(merge.stderr)")
+    }
+    #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+    #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("dir").path))
+    // Never an input overwritten.
+    let own = try ToolRunner.run(["merge", partial, "--partial-out", partial])
+    #expect(own.status == 2, "\(own.stderr)")
+    #expect(own.stderr.contains("is one of this command's inputs"), "\(own.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: partial)) == before)
+    let copy = base.appendingPathComponent("log.csv")
+    try FileManager.default.copyItem(atPath: Self.log, toPath: copy.path)
+    let fit = try ToolRunner.run(["fit", copy.path, "--map", Self.map, "--out", copy.path])
+    #expect(fit.status == 2, "\(fit.stderr)")
+    #expect(
+      try String(contentsOf: copy, encoding: .utf8)
+        == String(contentsOfFile: Self.log, encoding: .utf8))
+  }
+
+  /// A one-character path (Foundation's `deletingLastPathComponent` traps on it) works.
+  @Test func aOneCharacterOutputNameIsAccepted() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let fit = try ToolRunner.run(
+      ["fit", Self.log, "--map", Self.map, "--out", "s", "--no-report"], in: base)
+    #expect(fit.status == 0, "\(fit.stderr)")
+    #expect(FileManager.default.fileExists(atPath: base.appendingPathComponent("s").path))
+  }
+
+  // MARK: Class 7: fit's two files as one unit
+
+  @Test func fitWithoutTheReportRemovesAnEarlierFitsReport() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("fit/scenario.json")
+    let first = try ToolRunner.run(["fit", Self.log, "--map", Self.map, "--out", out.path])
+    #expect(first.status == 0, "\(first.stderr)")
+    let report = out.deletingLastPathComponent().appendingPathComponent("fit-report.html")
+    #expect(FileManager.default.fileExists(atPath: report.path))
+    let second = try ToolRunner.run(
+      ["fit", Self.log, "--map", Self.map, "--out", out.path, "--no-report"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: report.path), "no report of another fit")
+    // A user's own file of that name is not the tool's: it stays.
+    try Self.write("mine", report)
+    #expect(
+      try ToolRunner.run(["fit", Self.log, "--map", Self.map, "--out", out.path, "--no-report"])
+        .status == 0)
+    #expect(try String(contentsOf: report, encoding: .utf8) == "mine")
+  }
+
+  // MARK: Class 4: every reader bounded
+
+  @Test func endlessOrOversizedInputsGetAClearRefusal() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let zero = try ToolRunner.run(["fit", "/dev/zero", "--map", Self.map, "--out", "x.json"])
+    #expect(zero.status == 2, "\(zero.stderr)")
+    #expect(zero.stderr.contains("not a regular file"), "\(zero.stderr)")
+    let folder = try ToolRunner.run(["fit", base.path, "--map", Self.map, "--out", "x.json"])
+    #expect(folder.status == 2)
+    #expect(folder.stderr.contains("is a folder, not a log"), "\(folder.stderr)")
+    // A line without a break, longer than any log line: refused, and not echoed whole.
+    let long = base.appendingPathComponent("long.csv")
+    try Self.write(String(repeating: "x", count: 3 << 20), long)
+    let lined = try ToolRunner.run(["fit", long.path, "--map", Self.map, "--out", "x.json"])
+    #expect(lined.status == 2, "\(lined.stderr.prefix(300))")
+    #expect(lined.stderr.contains("longer than 1 MiB"), "\(lined.stderr.prefix(300))")
+    #expect(lined.stderr.utf8.count < 10_000)
+    // A partial of 300 MB (sparse: nothing to read) is refused by its size, before reading.
+    let big = base.appendingPathComponent("partial-0-of-1.json")
+    #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+    #expect(truncate(big.path, 300 << 20) == 0)
+    let merge = try ToolRunner.run([
+      "merge", big.path, "--out", base.appendingPathComponent("m").path,
+    ])
+    #expect(merge.status == 2, "\(merge.stderr)")
+    #expect(merge.stderr.contains("at most 268435456 bytes"), "\(merge.stderr)")
+    // A FIFO given as a partial is named as one, not "permission denied?".
+    let fifo = base.appendingPathComponent("partial-0-of-2.json")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let piped = try ToolRunner.run([
+      "merge", fifo.path, "--out", base.appendingPathComponent("m").path,
+    ])
+    #expect(piped.status == 2)
+    #expect(piped.stderr.contains("is a pipe (FIFO)"), "\(piped.stderr)")
+  }
+
+  // MARK: Class 8: the terminal
+
+  /// A path with an escape sequence, a right-to-left override or a line break: shown escaped on
+  /// standard output and standard error, never sent, never a second line.
+  @Test func pathsAndNamesFromOutsideAreShownEscaped() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let out = base.appendingPathComponent("x\u{1B}]0;pwned\u{07}\u{202E}").path
+    let result = try ToolRunner.run(
+      ["run", "--users", "40", "--replications", "2", "--out", out, "--no-report"])
+    #expect(result.status == 0, "\(result.stderr)")
+    for text in [result.stdout, result.stderr] {
+      #expect(!text.contains("\u{1B}"))
+      #expect(!text.contains("\u{07}"))
+      #expect(!text.contains("\u{202E}"))
+    }
+    #expect(result.stdout.contains("\\u{1B}]0;pwned\\u{7}\\u{202E}"), "\(result.stdout)")
+    let forged = base.appendingPathComponent("a\nerror: all fine").path
+    try Self.write("mine", URL(fileURLWithPath: forged).appendingPathComponent("notes.txt"))
+    let refused = try Self.run(forged)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    #expect(refused.stderr.contains("a\\u{A}error: all fine"), "\(refused.stderr)")
+  }
+
+  // MARK: Class 3: what run stops at, validate refuses
+
+  @Test func aTinyDwellLoopIsRefusedByValidate() throws {
+    let file = try HostileInputTests.scenario { object in
+      HostileInputTests.screens(&object) { screen in
+        if screen["name"] as? String == "home" {
+          screen["dwell"] = ["fixed": "0.001ms"]
+          screen["transitions"] = [
+            "library": 1.0, "background": 1e-10, "session": 1e-10, "settings": 1e-10,
+            "paywall": 1e-10,
+          ]
+        } else if screen["name"] as? String == "library" {
+          screen["dwell"] = ["uniform": ["low": "0s", "high": "0.01ms"]]
+          screen["transitions"] = ["home": 1.0]
+        }
+      }
+    }
+    let result = try ToolRunner.run(["validate", file.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("'home', 'library' lead to one another"), "\(result.stderr)")
+    #expect(result.stderr.contains("events a run allows"), "\(result.stderr)")
+  }
+
+  // MARK: Class 9: exit codes and refusals
+
+  @Test func theSamePolicyTwiceIsRefusedByTrace() throws {
+    let result = try ToolRunner.run([
+      "trace", "--find", "differ", "--policy", "storekit-auto", "--policy", "storekit-auto",
+    ])
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains("given twice"), "\(result.stderr)")
+  }
+}
