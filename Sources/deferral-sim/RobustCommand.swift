@@ -33,7 +33,7 @@ enum RobustCommand {
     let worlds = try plan.drawWorlds(file: path)
     let execution = try ExecutionOptions(parsed)
     let (jobs, shard) = (execution.jobs, execution.shard)
-    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let name = try PartialFile.studyName(file: path, what: "study")
     let written = try OutputOptions(parsed, defaultFolder: "results/robust-\(name)")
     let outPath = written.folder
     let folder = try OutputFolder(path: outPath, mode: shard == nil ? .replace : .shared)

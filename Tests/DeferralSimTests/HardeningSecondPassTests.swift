@@ -263,4 +263,129 @@ struct HardeningSecondPassTests {
     #expect(result.status == 2, "\(result.stderr)")
     #expect(result.stderr.contains("given twice"), "\(result.stderr)")
   }
+
+  @Test func aStudyParameterGivenTwiceIsRefused() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let twice = RobustEndToEndTests.tinyStudy.replacingOccurrences(
+      of: #""value.consent_deadline_missed""#, with: #""scenario.population.new_user_share""#)
+    let file = try RobustEndToEndTests.write(twice, in: folder)
+    for command in ["robust", "validate"] {
+      let result = try ToolRunner.run([command, file.path])
+      #expect(result.status == 2, "\(command): \(result.stderr)")
+      #expect(
+        result.stderr.contains("duplicate parameter 'scenario.population.new_user_share'"),
+        "\(command): \(result.stderr)")
+    }
+  }
+
+  /// A sweep or study file's name names its folder and partials: one `merge` would refuse is
+  /// refused before running or sharding.
+  @Test func aSweepOrStudyFileNameBreakingTheNameRuleIsRefusedBeforeWork() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let study = try RobustEndToEndTests.write(
+      RobustEndToEndTests.tinyStudy, in: folder, name: "=cmd|calc.json")
+    let sweepText =
+      #"{"policy": {"preset": "deadline-aware"}, "grid": {"policy.sheets_per_break": [1, 2]}, "#
+      + #""users": 40, "replications": 2}"#
+    let sweep = try RobustEndToEndTests.write(sweepText, in: folder, name: "=cmd|sweep.json")
+    for (command, file) in [("robust", study), ("sweep", sweep)] {
+      let out = folder.appendingPathComponent("out-\(command)")
+      let result = try ToolRunner.run(
+        [command, file.path, "--shard", "0/2", "--out", out.path, "--quiet"])
+      #expect(result.status == 2, "\(command): \(result.stderr)")
+      #expect(result.stderr.contains("rename the file"), "\(command): \(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+  }
+
+  @Test func moreReplicationsThanTheMaximumIsRefused() throws {
+    let result = try ToolRunner.run([
+      "run", "--users", "40", "--replications", "8", "--precision", "0.5",
+      "--max-replications", "4",
+    ])
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains("is more than '--max-replications 4'"), "\(result.stderr)")
+  }
+
+  /// A fractional count is named as such, not "not JSON"; `validate` checks a partial as
+  /// `merge` reads it, not as a scenario missing `schema`.
+  @Test func partialsAreDescribedAsPartials() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let shards = folder.appendingPathComponent("shards")
+    #expect(try Self.run(shards.path, extra: ["--shard", "0/2"]).status == 0)
+    let partial = shards.appendingPathComponent("partial-0-of-2.json")
+    let valid = try ToolRunner.run(["validate", partial.path])
+    #expect(valid.status == 0, "\(valid.stderr)")
+    #expect(valid.stdout.contains("ok (a partial result: shards 0 of 2"), "\(valid.stdout)")
+    #expect(!valid.stderr.contains("schema"))
+    let text = try String(contentsOf: partial, encoding: .utf8)
+    let edited = folder.appendingPathComponent("edited.json")
+    try Data(text.replacingOccurrences(of: #""users":40"#, with: #""users":1.5"#).utf8)
+      .write(to: edited)
+    for command in [
+      ["merge", edited.path, "--partial-out", folder.path + "/x.json"],
+      ["validate", edited.path],
+    ] {
+      let result = try ToolRunner.run(command)
+      #expect(result.status == 2, "\(result.stderr)")
+      #expect(result.stderr.contains("such as 1.5"), "\(result.stderr)")
+      #expect(!result.stderr.contains("not JSON"), "\(result.stderr)")
+    }
+  }
+
+  // MARK: Class 10: leftovers
+
+  /// `SIGUSR1` (any catchable signal that would end the tool) discards the staged folder and
+  /// the lock, as `SIGTERM` does.
+  @Test func sigusr1LeavesNoStagingOrLock() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("usr1")
+    let run = try OutputFolderEndToEndTests.start(out, users: 200_000)
+    let lock = out.deletingLastPathComponent().appendingPathComponent(".usr1.lock")
+    try OutputFolderEndToEndTests.waitFor { FileManager.default.fileExists(atPath: lock.path) }
+    kill(run.processIdentifier, SIGUSR1)
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 128 + SIGUSR1)
+    #expect(OutputFolderEndToEndTests.leftovers(beside: out).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: out.path))
+  }
+
+  /// A temporary file a `SIGKILL` left (`.FILE.tmp-PID` of a process that is gone) is removed
+  /// by the next write of that file; one of a live process is left alone.
+  @Test func aKilledWritersTemporaryFileIsRemovedByTheNextWrite() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let shards = folder.appendingPathComponent("shards")
+    #expect(try Self.run(shards.path, extra: ["--shard", "0/2"]).status == 0)
+    let partial = shards.appendingPathComponent("partial-0-of-2.json").path
+    let tree = folder.appendingPathComponent("tree")
+    try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+    let dead = tree.appendingPathComponent(".partial-0-0-of-2.json.tmp-999999")
+    let live = tree.appendingPathComponent(".partial-0-0-of-2.json.tmp-1")
+    try Self.write("half", dead)
+    try Self.write("half", live)
+    let result = try ToolRunner.run([
+      "merge", partial, "--partial-out", tree.appendingPathComponent("partial-0-0-of-2.json").path,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dead.path), "the dead writer's file is gone")
+    #expect(FileManager.default.fileExists(atPath: live.path), "process 1 is alive: kept")
+  }
+
+  // MARK: Class 11: the events log
+
+  @Test func theEventsLogCanHoldOnePolicy() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("events")
+    let result = try Self.run(
+      out.path, extra: ["--events-log", "--events-log-policy", "deadline-aware"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rows = try String(contentsOf: out.appendingPathComponent("events.csv"), encoding: .utf8)
+      .split(separator: "\n").dropFirst()
+    #expect(!rows.isEmpty)
+    #expect(rows.allSatisfy { $0.split(separator: ",")[2] == "deadline-aware" })
+    let map = try String(contentsOf: out.appendingPathComponent("events-map.json"), encoding: .utf8)
+    #expect(map.contains(#""policy": "deadline-aware""#), "\(map)")
+    let unknown = try Self.run(
+      out.path, extra: ["--events-log", "--events-log-policy", "nope"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("not one of the run's policies"), "\(unknown.stderr)")
+  }
 }

@@ -47,6 +47,16 @@ public enum PartialFile: Sendable {
     return file
   }
 
+  /// Whether the file at `path` is meant as a partial result (its top-level `format` names
+  /// one), so `validate` checks it as `merge` would instead of as a scenario.
+  public static func isPartial(contentsOf path: String) -> Bool {
+    guard case .success(let bytes) = readRegularFile(path, limit: maximumFileSize),
+      let header = try? JSONDecoder().decode(Header.self, from: Data(bytes))
+    else { return false }
+    return [PartialResult.formatName, SweepPartial.formatName, SweepPartial.robustFormatName]
+      .contains(header.format)
+  }
+
   /// Decodes a partial result from `data` without checking it (``read(contentsOf:)`` checks):
   /// refuses what is not JSON, another format or version, and values of the wrong type, with
   /// the JSON path of the problem.
@@ -78,8 +88,16 @@ public enum PartialFile: Sendable {
       }
       return .run(try JSONDecoder().decode(PartialResult.self, from: data))
     } catch {
+      var what = describe(error)
+      if what == "not JSON", (try? JSONSerialization.jsonObject(with: data)) != nil {
+        // Foundation reports a count that is not a whole number (`1.5`) as "not valid JSON",
+        // without a path: the file is JSON, a value in it is not what the format holds.
+        what =
+          "valid JSON, but a value is not what the partial format holds (a fractional or "
+          + "out-of-range number where a count goes, such as 1.5)"
+      }
       throw PartialError(
-        message: "\(path): \(describe(error)) (an edited or truncated file?); write it again "
+        message: "\(path): \(what) (an edited or truncated file?); write it again "
           + "with the same command")
     }
   }
@@ -98,7 +116,9 @@ public enum PartialFile: Sendable {
     case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
       return "\(path(context.codingPath)): expected \(shortName(type))"
     case .dataCorrupted(let context):
-      if context.codingPath.isEmpty { return "not JSON" }
+      if context.codingPath.isEmpty {
+        return "not JSON"
+      }
       return "\(path(context.codingPath)): \(context.debugDescription)"
     @unknown default:
       return "\(error)"
@@ -140,6 +160,25 @@ public enum PartialFile: Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return encoder
+  }
+
+  /// The name a sweep or study takes from its file (`consent-hold.json`: `consent-hold`), for
+  /// its default folder and its partials, checked by the scenario-name rule before any work:
+  /// `merge` refuses a partial whose name breaks it, so the run must not shard under it.
+  public static func studyName(file path: String, what: String) throws(ScenarioErrors) -> String {
+    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    guard isValidName(name) else {
+      throw ScenarioErrors(
+        file: path,
+        problems: [
+          .init(
+            path: "",
+            message: "the file's name '\(name.prefix(80))' names the \(what) (its folder and "
+              + "partials) and must be 1 to 64 ASCII letters, digits, '_', '-' or '.', starting "
+              + "with a letter or digit; rename the file, e.g. my-\(what).json")
+        ])
+    }
+    return name
   }
 
   /// Whether `name` follows the scenario-name rule: 1 to 64 ASCII letters, digits, `_`, `-`
