@@ -388,4 +388,126 @@ struct HardeningSecondPassTests {
     #expect(unknown.status == 2)
     #expect(unknown.stderr.contains("not one of the run's policies"), "\(unknown.stderr)")
   }
+
+  // MARK: Classes 5 and 6: fit's degenerate logs, names and the fitter's bugs
+
+  /// The generic sample map with `edit` applied, written to a temporary file.
+  static func map(_ edit: (inout [String: Any]) -> Void) throws -> String {
+    var object =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.map)))
+      as! [String: Any]
+    edit(&object)
+    let url = RunEndToEndTests.temporaryFolder().appendingPathComponent("map.json")
+    try JSONSerialization.data(withJSONObject: object).write(to: url)
+    return url.path
+  }
+
+  /// The generic sample log with each row's fields rewritten by `edit`.
+  static func log(_ edit: ([String]) -> [String]) throws -> String {
+    let lines = try String(contentsOfFile: Self.log, encoding: .utf8).split(separator: "\n")
+    let rows =
+      [String(lines[0])]
+      + lines.dropFirst().map {
+        edit($0.split(separator: ",").map(String.init)).joined(separator: ",")
+      }
+    let url = RunEndToEndTests.temporaryFolder().appendingPathComponent("log.csv")
+    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: url)
+    return url.path
+  }
+
+  static func fit(_ log: String, _ map: String) throws -> ToolRunner.Result {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("scenario.json").path
+    return try ToolRunner.run(["fit", log, "--map", map, "--out", out, "--no-report"])
+  }
+
+  @Test func aLogWithOneTimestampPerUserIsRefusedWithTheReason() throws {
+    let log = try Self.log { fields in
+      var fields = fields
+      fields[1] = "2024-05-01T04:30:52.482Z"
+      return fields
+    }
+    let result = try Self.fit(log, Self.map)
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains("nothing can be estimated"), "\(result.stderr)")
+    #expect(result.stderr.contains("take a single value"), "\(result.stderr)")
+  }
+
+  /// Display names ("Home Screen", "Feed/Main", Cyrillic, `background`) are refused by the map
+  /// with the entry that fixes them, and fitted once the map gives them scenario names.
+  @Test func displayNamesAreMappedToScenarioNames() throws {
+    let renamed = [
+      "home": "Home Screen", "feed": "Feed/Main", "settings": "Настройки",
+      "intro": "background",
+    ]
+    let log = try Self.log { fields in
+      var fields = fields
+      fields[2] = renamed[fields[2]] ?? fields[2]
+      return fields
+    }
+    for (old, display) in renamed {
+      let bare = try Self.map { object in
+        var screens = object["screens"] as! [String: Any]
+        screens[display] = screens.removeValue(forKey: old)
+        object["screens"] = screens
+        object["onboarding"] = (object["onboarding"] as! [String]).map { $0 == old ? display : $0 }
+      }
+      let refused = try Self.fit(log, bare)
+      #expect(refused.status == 2, "\(display): \(refused.stderr)")
+      #expect(refused.stderr.contains("give it a scenario name in the map"), "\(refused.stderr)")
+      #expect(!refused.stderr.contains("this is a bug"))
+    }
+    let named = try Self.map { object in
+      var screens = object["screens"] as! [String: Any]
+      for (old, display) in renamed {
+        let kind = screens.removeValue(forKey: old)!
+        screens[display] = ["kind": kind, "name": old]
+      }
+      object["screens"] = screens
+      object["onboarding"] = ["background", "plan"]
+    }
+    let result = try Self.fit(log, named)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("Home Screen") == false, "the scenario uses its names")
+  }
+
+  /// The three fitter bugs once hidden behind "this is a bug": an all-onboarding map, an
+  /// install window of ±1.7e308, a 1 ms session timeout; and windows that are empty, reversed
+  /// or outside the log, and an offset of +99:99.
+  @Test(arguments: [
+    ("all onboarding", "every screen is of kind onboarding"),
+    ("huge window", "is not a time of the log"), ("1 ms timeout", "must be at least 1m"),
+    ("reversed window", "empty or reversed"),
+    ("window outside the log", "falls inside the map's window"),
+  ])
+  func fitterMistakesAreNamed(what: String, message: String) throws {
+    let map = try Self.map { object in
+      switch what {
+      case "all onboarding":
+        object["screens"] = (object["screens"] as! [String: String]).mapValues {
+          $0 == "launch" ? $0 : "onboarding"
+        }
+        object["onboarding"] = nil
+      case "huge window": object["window"] = ["start": -1.7e308, "end": 1.7e308]
+      case "1 ms timeout": object["session_timeout"] = "1ms"
+      case "reversed window":
+        object["window"] = ["start": "2024-05-03T00:00:00Z", "end": "2024-05-01T00:00:00Z"]
+      default: object["window"] = ["start": "2030-01-01T00:00:00Z", "end": "2030-02-01T00:00:00Z"]
+      }
+    }
+    let result = try Self.fit(Self.log, map)
+    #expect(result.status == 2, "\(what): \(result.stderr)")
+    #expect(result.stderr.contains(message), "\(what): \(result.stderr)")
+    #expect(!result.stderr.contains("this is a bug"))
+  }
+
+  @Test func anImpossibleUTCOffsetIsNotATime() throws {
+    let log = try Self.log { fields in
+      var fields = fields
+      fields[1] = fields[1].replacingOccurrences(of: "Z", with: "+99:99")
+      return fields
+    }
+    let result = try Self.fit(log, Self.map)
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains(":2:"), "the first row is named: \(result.stderr)")
+  }
 }
