@@ -137,6 +137,71 @@ public final class OutputFolder: @unchecked Sendable {
     }
   }
 
+  /// A file of the staged set written piece by piece (``Mode/replace`` only): for an output
+  /// that grows with the work (a study's `robust.csv`, a row block per world), so the command
+  /// need not hold it whole. It becomes part of the folder at ``commit()`` like any file.
+  public final class Stream {
+    let descriptor: Int32
+    let shown: String
+    var closed = false
+
+    init(descriptor: Int32, shown: String) {
+      self.descriptor = descriptor
+      self.shown = shown
+    }
+
+    deinit { if !closed { close(descriptor) } }
+
+    /// Appends `text`; a short write (a full disk) is an error.
+    public func append(_ text: String) throws(OutputError) {
+      var failure: Int32 = 0
+      Array(text.utf8).withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+          if count < 0 {
+            if errno == EINTR { continue }
+            failure = errno
+            return
+          }
+          offset += count
+        }
+      }
+      if failure != 0 {
+        throw OutputError(message: "cannot write '\(shown)': \(_FileSystem.text(failure))")
+      }
+    }
+
+    /// Flushes the file to disk and closes it.
+    public func finish() throws(OutputError) {
+      guard !closed else { return }
+      closed = true
+      var failure: Int32 = 0
+      if fsync(descriptor) != 0, errno != EINVAL { failure = errno }
+      if close(descriptor) != 0, failure == 0 { failure = errno }
+      if failure != 0 {
+        throw OutputError(message: "cannot write '\(shown)': \(_FileSystem.text(failure))")
+      }
+    }
+  }
+
+  /// Starts the staged file `name`, to be written piece by piece (``Stream``).
+  public func stream(to name: String) throws(OutputError) -> Stream {
+    precondition(mode == .replace, "A stream writes into a staged folder")
+    precondition(!name.contains("/") && !name.hasPrefix("."), "Bad output file name '\(name)'")
+    state.lock()
+    defer { state.unlock() }
+    guard let staging, !finished else {
+      throw OutputError(message: "'\(path)' was not written: the command was stopped")
+    }
+    let target = (staging as NSString).appendingPathComponent(name)
+    let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw OutputError(message: "cannot write '\(displayPath(name))': \(_FileSystem.text(errno))")
+    }
+    return Stream(descriptor: descriptor, shown: displayPath(name))
+  }
+
   /// Adds the files `files` to the folder as one unit (``Mode/shared``): every one is written
   /// to a temporary file first, and only when all are written whole are they renamed into
   /// place, so a full disk or a refusal leaves the folder's earlier files as they were, never
