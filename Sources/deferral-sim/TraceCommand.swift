@@ -13,7 +13,7 @@ enum TraceCommand {
     positionalUsage: "[SCENARIO]",
     positionalCount: (0, 1),
     declaring: [
-      policy, user, replication, seed, diff, context, find, limit, format,
+      policy, user, replication, seed, diff, context, find, limit, scan, format,
     ],
     discussion:
       "Each row: simulated time (day and clock, and seconds), the policy (with two: 'both'\n"
@@ -52,6 +52,11 @@ enum TraceCommand {
     valueName: "outcome")
   static let limit = Option.integer(
     "limit", "n", "At most this many users with --find (default 20).", in: 1...1_000_000)
+  /// `--limit` bounds the users found; this bounds the users scanned, so a rare outcome over
+  /// millions of users ends when asked (the output says how many were scanned).
+  static let scan = Option.integer(
+    "scan", "n", "At most this many users scanned with --find (default: every user).",
+    in: 1...Int.max)
   static let format = Option.choice(
     "format", ["text", "csv", "json"], "Output format (default text).")
 
@@ -77,6 +82,10 @@ enum TraceCommand {
     }
     let world = CompiledScenario(scenario)
 
+    if parsed.isGiven(Self.scan), !parsed.isGiven(Self.find) {
+      throw UsageError(
+        message: "'--scan' bounds '--find'; give '--find OUTCOME' too", command: "trace")
+    }
     if let outcome = try parsed.value(Self.find) {
       if parsed.isGiven(Self.user) {
         throw UsageError(message: "'--find' lists users; drop '--user'", command: "trace")
@@ -88,8 +97,10 @@ enum TraceCommand {
           command: "trace")
       }
       let limit = try parsed.value(Self.limit) ?? 20
+      let scanned = try parsed.value(Self.scan) ?? scenario.users
       let found = try TraceSearch.find(
-        outcome, in: world, policies: searched, replication: replication, limit: limit)
+        outcome, in: world, policies: searched, replication: replication, limit: limit,
+        scanning: scanned)
       output.out(
         TraceRender.found(
           found, outcome: outcome, scenario: scenario, replication: replication, format: format))

@@ -200,13 +200,13 @@ enum TraceSearch {
   ///   stop there), so a looping scenario ends with its error, not with gigabytes of steps.
   static func find(
     _ outcome: String, in world: CompiledScenario, policies: [NamedPolicy], replication: Int,
-    limit: Int
+    limit: Int, scanning: Int = .max
   ) throws(TraceStopped) -> Found {
     var found = Found()
     let scenario = world.scenario
     // Only `differ` compares rows; every other outcome is read from the tally alone.
     let keeping = outcome == "differ" ? TraceCommand.maximumSteps : 0
-    for user in 0..<scenario.users {
+    for user in 0..<min(scenario.users, scanning) {
       found.scanned = user + 1
       var lives: [TraceLife] = []
       for policy in policies {
