@@ -90,7 +90,19 @@ enum Commands {
             output.out("\(path): skipped (a JSON Schema, not a scenario or sweep)")
             continue
           }
-          if SweepPlan.isSweep(contentsOf: path) {
+          if PartialFile.isPartial(contentsOf: path) {
+            // A shard's partial is checked as merge reads it, not as a scenario.
+            switch try PartialFile.read(contentsOf: path) {
+            case .run(let partial):
+              output.out(
+                "\(path): ok (a partial result: shards \(partial.covers.description) of "
+                  + "\(partial.shards); merge it with 'deferral-sim merge')")
+            case .sweep(let partial):
+              output.out(
+                "\(path): ok (a partial result: shards \(partial.covers.description) of "
+                  + "\(partial.shards); merge it with 'deferral-sim merge')")
+            }
+          } else if SweepPlan.isSweep(contentsOf: path) {
             let plan = try SweepPlan.load(contentsOf: path)
             output.out("\(path): ok (sweep of \(plan.pointCount) points)")
           } else if RobustPlan.isStudy(contentsOf: path) {
@@ -103,6 +115,10 @@ enum Commands {
         } catch let errors as ScenarioErrors {
           // Every file is checked: its problems are printed and the next one read.
           let failure = Failure(errors)
+          output.err(failure.message)
+          status = failure.status
+        } catch let error as PartialError {
+          let failure = Failure(error)
           output.err(failure.message)
           status = failure.status
         }

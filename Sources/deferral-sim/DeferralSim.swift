@@ -1,6 +1,7 @@
 import Foundation
 import MessageDeferral
 import Reports
+import Simulation
 
 /// The command-line tool: parses, validates in one place, calls the libraries, prints.
 ///
@@ -56,7 +57,7 @@ struct DeferralSim {
       break
     }
     guard let command = Commands.find(first) else {
-      var message = "unknown command '\(visible(first))'"
+      var message = "unknown command '\(TerminalText.quoted(first))'"
       if let near = Spelling.closest(to: first, in: Commands.all.map(\.spec.name)) {
         message += "; did you mean '\(near)'?"
       }
@@ -77,18 +78,10 @@ struct DeferralSim {
     }
   }
 
-  /// `text` with control characters (but line breaks) shown as `\u{1B}`: a name or path a
-  /// user typed can never move the cursor, recolour or retitle the terminal.
+  /// `text` with control characters (but line breaks and tabs) shown as `\u{1B}`: the one
+  /// sanitiser, ``TerminalText``, applied to everything the tool prints.
   static func visible(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) {
-        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
+    TerminalText.visible(text)
   }
 
   static var toolHelp: String {
@@ -139,8 +132,10 @@ protocol OutputStreams: Sendable {
 }
 
 struct StandardStreams: OutputStreams {
+  /// Standard output goes through the same sanitiser as standard error: a path or a name in
+  /// a `Wrote ... to DIR` line or a summary can no more act on the terminal than an error.
   func out(_ text: String) {
-    print(text)
+    print(DeferralSim.visible(text))
   }
 
   func err(_ text: String) {

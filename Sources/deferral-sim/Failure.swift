@@ -23,13 +23,13 @@ struct Failure: Equatable {
   init(_ error: any Error) {
     switch error {
     case let error as UsageError:
-      self.init(message: error.message, status: ExitStatus.usage, pointsToHelp: true)
+      self.init(message: Self.oneLine(error.message), status: ExitStatus.usage, pointsToHelp: true)
     case let error as ScenarioErrors:
       self.init(message: error.description, status: ExitStatus.usage)
     case let error as FitInputError:
       self.init(message: error.description, status: ExitStatus.usage)
     case let error as PartialError:
-      self.init(message: error.message, status: ExitStatus.usage)
+      self.init(message: Self.oneLine(error.message), status: ExitStatus.usage)
     case let error as ConfigIssues:
       // Commands name the file (``ScenarioErrors/init(file:_:)``); this is the fallback.
       self.init(
@@ -39,7 +39,8 @@ struct Failure: Equatable {
       // A path that cannot be an output folder is bad input; a folder that cannot be
       // written is a failure while running.
       self.init(
-        message: error.message, status: error.isUsage ? ExitStatus.usage : ExitStatus.failure)
+        message: Self.oneLine(error.message),
+        status: error.isUsage ? ExitStatus.usage : ExitStatus.failure)
     case let error as EngineError:
       var message = error.description
       if case .eventBudgetExceeded(let replication, let user, _, _, _, _) = error {
@@ -50,6 +51,12 @@ struct Failure: Equatable {
     default:
       self.init(message: String(describing: error), status: ExitStatus.failure)
     }
+  }
+
+  /// A message that is one line by construction, kept on one line whatever a path or a value
+  /// from outside holds (``TerminalText/quoted(_:limit:)``): no forged second `error:` line.
+  static func oneLine(_ message: String) -> String {
+    TerminalText.quoted(message, limit: TerminalText.lineLimit)
   }
 
   /// The lines printed on standard error for `command`, control characters made visible.

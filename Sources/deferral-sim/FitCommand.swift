@@ -36,15 +36,22 @@ enum FitCommand {
         message: "'--map MAP.json' is required: it gives each screen's kind", command: "fit")
     }
     let seed = try parsed.value(Self.seed) ?? 42
+    let inputs = parsed.positionals + [mapPath]
+    let givenOut = try parsed.value(Self.out)
+    // The file-output rule, checked before any work: a regular file or nothing, never an input.
+    if let givenOut { try OutputFolder.checkFileOutput(givenOut, option: "--out", inputs: inputs) }
     let map = try FitMap.load(contentsOf: mapPath)
     let result = try ScenarioFit.fit(files: parsed.positionals, map: map)
-    let outPath = try parsed.value(Self.out) ?? "results/fit-\(result.scenario.name)/scenario.json"
-    let folderPath = (outPath as NSString).deletingLastPathComponent
-    // Files added one by one beside others (a scenarios folder, the current one): not a unit.
+    let outPath = givenOut ?? "results/fit-\(result.scenario.name)/scenario.json"
+    try OutputFolder.checkFileOutput(outPath, option: "--out", inputs: inputs)
+    let folderPath = OutputFolder.parent(of: outPath)
+    // Files added beside others (a scenarios folder, the current one): not a folder replaced
+    // whole, but the scenario and its report are written as one unit.
     let folder = try OutputFolder(path: folderPath.isEmpty ? "." : folderPath, mode: .shared)
     let fileName = (outPath as NSString).lastPathComponent
-    var written = [outPath]
-    try folder.write(result.scenarioJSON, to: fileName)
+    var files: [(name: String, bytes: [UInt8])] = [(fileName, Array(result.scenarioJSON.utf8))]
+    var removing: [String] = []
+    let reportPath = (folder.path as NSString).appendingPathComponent(Self.reportName)
     if !parsed.flag(Self.noReport) {
       let simulated = PredictiveCheck.simulate(
         result.scenario, users: min(result.observations.users, 20_000), seed: seed,
@@ -52,12 +59,31 @@ enum FitCommand {
       let html = FitReport.render(
         result, simulated: simulated, toolVersion: DeferralSim.version,
         commandLine: CommandLine.arguments)
-      try folder.write(html, to: "fit-report.html")
-      written.append((folder.path as NSString).appendingPathComponent("fit-report.html"))
+      files.append((Self.reportName, Array(html.utf8)))
+    } else if isFitReport(reportPath) {
+      // An earlier fit's report would sit beside the new scenario as if it described it.
+      removing.append(Self.reportName)
     }
+    try folder.writeTogether(files, removing: removing)
     printSummary(result, output: output)
-    output.out("Wrote \(written.joined(separator: ", "))")
+    let written = [outPath] + (files.count > 1 ? [reportPath] : [])
+    output.out("Wrote \(written.map { TerminalText.quoted($0) }.joined(separator: ", "))")
     return ExitStatus.success
+  }
+
+  static let reportName = "fit-report.html"
+
+  /// Whether `path` is a regular file holding a report `fit` wrote (its generator tag and
+  /// title): only such a file is removed by a fit with `--no-report`.
+  static func isFitReport(_ path: String) -> Bool {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return false }
+    defer { try? handle.close() }
+    let head = String(decoding: handle.readData(ofLength: 8192), as: UTF8.self)
+    return head.contains("<meta name=\"generator\" content=\"deferral-sim ")
+      && head.contains("<title>deferral-sim fit: ")
   }
 
   static func printSummary(_ result: FitResult, output: any OutputStreams) {

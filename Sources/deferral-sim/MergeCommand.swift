@@ -42,8 +42,12 @@ enum MergeCommand {
         message: "give either '--out' (reports) or '--partial-out' (one merged partial), "
           + "not both", command: "merge")
     }
-    let merged = try PartialFile.merge(
-      PartialFile.paths(parsed.positionals), complete: partialOut == nil)
+    let inputs = try PartialFile.paths(parsed.positionals)
+    if let partialOut {
+      // The file-output rule, before any work: a regular file or nothing, never an input.
+      try OutputFolder.checkFileOutput(partialOut, option: "--partial-out", inputs: inputs)
+    }
+    let merged = try PartialFile.merge(inputs, complete: partialOut == nil)
     if let partialOut {
       return try writePartial(merged, to: partialOut, output: output)
     }
@@ -57,7 +61,7 @@ enum MergeCommand {
   static func writePartial(
     _ merged: PartialFile, to path: String, output: any OutputStreams
   ) throws -> Int32 {
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = OutputFolder.parent(of: path)
     // One file added to a folder others may share (shards, other merges): not a unit.
     let folder = try OutputFolder(path: parent.isEmpty ? "." : parent, mode: .shared)
     let name = (path as NSString).lastPathComponent
@@ -72,7 +76,7 @@ enum MergeCommand {
       (covers, shards) = (partial.covers, partial.shards)
     }
     output.out(
-      "Wrote \(path): shards \(covers.description) of \(shards) (\(covers.count) of \(shards)); "
+      "Wrote \(TerminalText.quoted(path)): shards \(covers.description) of \(shards) (\(covers.count) of \(shards)); "
         + "merge it with the other partials of the same run or sweep")
     return ExitStatus.success
   }

@@ -33,7 +33,7 @@ enum RobustCommand {
     let worlds = try plan.drawWorlds(file: path)
     let execution = try ExecutionOptions(parsed)
     let (jobs, shard) = (execution.jobs, execution.shard)
-    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let name = try PartialFile.studyName(file: path, what: "study")
     let written = try OutputOptions(parsed, defaultFolder: "results/robust-\(name)")
     let outPath = written.folder
     let folder = try OutputFolder(path: outPath, mode: shard == nil ? .replace : .shared)
@@ -45,29 +45,41 @@ enum RobustCommand {
     if showProgress {
       progress = { @Sendable world, _, report in meter.update(report, point: world) }
     }
+    guard let shard else {
+      // Each world's rows go to robust.csv as the world ends, and its tallies are dropped:
+      // memory does not grow with the number of worlds (a partial must hold them all).
+      let csv = try folder.stream(to: "robust.csv")
+      var tabulation = RobustTabulation(plan: plan, first: worlds[0])
+      try csv.append(tabulation.headerText)
+      do {
+        defer { meter.finish() }
+        try plan.simulate(worlds: worlds, jobs: jobs, progress: progress) { world, tallies in
+          try csv.append(tabulation.add(world, tallies: tallies, keepingRows: false))
+        }
+      }
+      try csv.finish()
+      try write(
+        tabulation.outcome(worlds: worlds), plan: plan, worlds: worlds, name: name,
+        folder: folder, outPath: outPath, htmlReport: written.htmlReport, started: started,
+        output: output, tableWritten: true)
+      return ExitStatus.success
+    }
     let tallies: [[[Tally]]]
     do {
       defer { meter.finish() }
       tallies = try plan.simulate(worlds: worlds, jobs: jobs, shard: shard, progress: progress)
     }
-    if let shard {
-      let fileName = PartialResult.fileName(shard: shard.index, shards: shard.count)
-      let partial = SweepPartial(
-        toolVersion: DeferralSim.version, studyName: name, plan: plan, worlds: worlds,
-        blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
-        tallies: tallies)
-      try folder.write(try partial.encoded(), to: fileName)
-      output.out(
-        "\(name): shard \(shard.index)/\(shard.count) of \(worlds.count) worlds, "
-          + "\(partial.events) events, "
-          + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s. Wrote "
-          + "\(outPath)/\(fileName); combine the shards with 'deferral-sim merge'.")
-      return ExitStatus.success
-    }
-    try write(
-      plan.outcome(worlds: worlds, tallies: tallies), plan: plan, worlds: worlds, name: name,
-      folder: folder, outPath: outPath, htmlReport: written.htmlReport, started: started,
-      output: output)
+    let fileName = PartialResult.fileName(shard: shard.index, shards: shard.count)
+    let partial = SweepPartial(
+      toolVersion: DeferralSim.version, studyName: name, plan: plan, worlds: worlds,
+      blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
+      tallies: tallies)
+    try folder.write(try partial.encoded(), to: fileName)
+    output.out(
+      "\(name): shard \(shard.index)/\(shard.count) of \(worlds.count) worlds, "
+        + "\(partial.events) events, "
+        + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s. Wrote "
+        + "\(outPath)/\(fileName); combine the shards with 'deferral-sim merge'.")
     return ExitStatus.success
   }
 
@@ -92,9 +104,10 @@ enum RobustCommand {
   static func write(
     _ outcome: RobustOutcome, plan: RobustPlan, worlds: [RobustWorld], name: String,
     folder: OutputFolder, outPath: String, htmlReport: Bool, started: Date,
-    output: any OutputStreams
+    output: any OutputStreams, tableWritten: Bool = false
   ) throws {
-    try folder.write(outcome.table.text, to: "robust.csv")
+    // `robust` streams robust.csv world by world (``RobustTabulation``); `merge` writes it here.
+    if !tableWritten { try folder.write(outcome.table.text, to: "robust.csv") }
     try folder.write(outcome.summaryTable.text, to: "robust-summary.csv")
     try folder.write(outcome.tornadoTable.text, to: "robust-tornado.csv")
     if htmlReport {

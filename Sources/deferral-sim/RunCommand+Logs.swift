@@ -18,9 +18,12 @@ extension RunCommand {
       parsed.flag(messagesLog)
       ? try MessageLog(
         folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
+    let only = try eventsLogPolicyIndex(parsed, scenario: scenario)
     events =
       parsed.flag(eventsLog)
-      ? try EventsLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
+      ? try EventsLog(
+        folder: folder.writingPath, scenario: scenario, policies: scenario.policies,
+        onlyPolicy: only)
       : nil
     let result: RunResult
     do {
@@ -41,9 +44,30 @@ extension RunCommand {
     try messages?.finish(itemCount: Experiment.itemCount(plan))
     try events?.finish(itemCount: Experiment.itemCount(plan))
     if events != nil {
-      let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
+      let map = FitMap.forEventsLog(
+        of: scenario, policy: scenario.policies[only ?? 0].name)
       try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
     }
     return result
+  }
+
+  /// The policy `--events-log-policy` names, as its index among the run's policies; `nil`
+  /// when not given (every policy's rows).
+  static func eventsLogPolicyIndex(
+    _ parsed: ParsedArguments, scenario: Scenario
+  ) throws -> Int? {
+    guard let name = try parsed.value(eventsLogPolicy) else { return nil }
+    guard parsed.flag(eventsLog) else {
+      throw UsageError(
+        message: "'--events-log-policy' chooses the policy of '--events-log'; give both",
+        command: "run")
+    }
+    guard let index = scenario.policies.firstIndex(where: { $0.name == name }) else {
+      throw UsageError(
+        message: "'--events-log-policy \(name)' is not one of the run's policies ("
+          + scenario.policies.map(\.name).joined(separator: ", ") + ")",
+        command: "run")
+    }
+    return index
   }
 }

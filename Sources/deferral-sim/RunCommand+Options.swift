@@ -7,6 +7,10 @@ extension RunCommand {
     "messages-log", "Also write messages.csv, one row per message.")
   static let eventsLog = Flag(
     "events-log", "Also write events.csv (screen views, for 'fit') and events-map.json.")
+  static let eventsLogPolicy = Option.text(
+    "events-log-policy", "name",
+    "With --events-log: write only this policy's rows (what 'fit' reads; default: every "
+      + "policy's).")
   static let format = Option.choice(
     "format", ["table", "csv", "json"],
     "What goes to standard output: the table (default), or summary.csv as CSV or JSON.")
@@ -23,7 +27,8 @@ extension RunCommand {
     ScenarioOptions.policies, ScenarioOptions.baseline, ScenarioOptions.users,
     ScenarioOptions.replications, ScenarioOptions.seed, ExecutionOptions.jobs,
     OutputOptions.out(default: "results/<scenario name>/"), ExecutionOptions.shard, messagesLog,
-    eventsLog, OutputOptions.noReport, OutputOptions.quiet, ExecutionOptions.noSharedTrunk,
+    eventsLog, eventsLogPolicy, OutputOptions.noReport, OutputOptions.quiet,
+    ExecutionOptions.noSharedTrunk,
     format, OutputOptions.wide, precision, maxReplications,
   ]
 }

@@ -63,6 +63,16 @@ enum RunCommand {
       throw UsageError(
         message: "'--max-replications' bounds '--precision'; give both", command: "run")
     }
+    if precision != nil, parsed.isGiven(ScenarioOptions.replications),
+      plan.replications > maximumReplications
+    {
+      // The search starts at the replications asked for; a lower bound would silently win.
+      throw UsageError(
+        message: "'--replications \(plan.replications)' is more than '--max-replications "
+          + "\(maximumReplications)': --precision starts from the replications and doubles them "
+          + "up to the maximum; lower --replications or raise --max-replications",
+        command: "run")
+    }
     plan.jobs = jobs
     plan.shard = shard
     plan.sharedTrunk = execution.sharedTrunk
@@ -72,6 +82,7 @@ enum RunCommand {
         message: "'--\(log.spec.name)' cannot be combined with '--shard'; run the log unsharded",
         command: "run")
     }
+    _ = try eventsLogPolicyIndex(parsed, scenario: scenario)
     let format = try parsed.value(Self.format) ?? "table"
     let written = try OutputOptions(parsed, defaultFolder: "results/\(scenario.name)")
     let outPath = written.folder

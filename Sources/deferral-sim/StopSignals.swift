@@ -8,7 +8,8 @@ import Reports
   import Darwin
 #endif
 
-/// What the tool does when told to stop (`SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`): discard
+/// What the tool does when told to stop (`SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, and every
+/// other catchable signal that would end it, ``stopping``): discard
 /// every staged output folder, so the previous complete set of files stays, say so, and exit
 /// with 128 + the signal number, as a shell reports a process killed by it.
 ///
@@ -18,9 +19,18 @@ import Reports
 enum StopSignals {
   nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
 
+  /// Every signal a process can catch whose default action ends it (POSIX "T" and "A"
+  /// signals, but `SIGPIPE`, which a closed standard output raises and which ends the
+  /// process without a folder half-written: writes happen in staging), so that `SIGUSR1`
+  /// or a CPU limit's `SIGXCPU` discards what was staged as `SIGTERM` does.
+  static let stopping: [Int32] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+    SIGXFSZ,
+  ]
+
   static func install() {
     let queue = DispatchQueue(label: "deferral-sim.stop-signals")
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+    for signalNumber in stopping {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
       source.setEventHandler {

@@ -34,7 +34,7 @@ enum SweepCommand {
     let plan = try SweepPlan.load(contentsOf: path)
     let execution = try ExecutionOptions(parsed)
     let (jobs, shard) = (execution.jobs, execution.shard)
-    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let name = try PartialFile.studyName(file: path, what: "sweep")
     let written = try OutputOptions(parsed, defaultFolder: "results/sweep-\(name)")
     let outPath = written.folder
     let folder = try OutputFolder(path: outPath, mode: shard == nil ? .replace : .shared)

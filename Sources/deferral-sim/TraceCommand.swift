@@ -13,7 +13,7 @@ enum TraceCommand {
     positionalUsage: "[SCENARIO]",
     positionalCount: (0, 1),
     declaring: [
-      policy, user, replication, seed, diff, context, find, limit, format,
+      policy, user, replication, seed, diff, context, find, limit, scan, format,
     ],
     discussion:
       "Each row: simulated time (day and clock, and seconds), the policy (with two: 'both'\n"
@@ -52,6 +52,11 @@ enum TraceCommand {
     valueName: "outcome")
   static let limit = Option.integer(
     "limit", "n", "At most this many users with --find (default 20).", in: 1...1_000_000)
+  /// `--limit` bounds the users found; this bounds the users scanned, so a rare outcome over
+  /// millions of users ends when asked (the output says how many were scanned).
+  static let scan = Option.integer(
+    "scan", "n", "At most this many users scanned with --find (default: every user).",
+    in: 1...Int.max)
   static let format = Option.choice(
     "format", ["text", "csv", "json"], "Output format (default text).")
 
@@ -69,8 +74,18 @@ enum TraceCommand {
       throw UsageError(message: "give '--policy NAME' once or twice", command: "trace")
     }
     let policies = try names.map { try resolve($0, in: scenario) }
+    if policies.count == 2, policies[0].name == policies[1].name {
+      // Two copies of one policy never differ: a `--find differ` would scan every user.
+      throw UsageError(
+        message: "'--policy \(policies[0].name)' is given twice; compare two different policies",
+        command: "trace")
+    }
     let world = CompiledScenario(scenario)
 
+    if parsed.isGiven(Self.scan), !parsed.isGiven(Self.find) {
+      throw UsageError(
+        message: "'--scan' bounds '--find'; give '--find OUTCOME' too", command: "trace")
+    }
     if let outcome = try parsed.value(Self.find) {
       if parsed.isGiven(Self.user) {
         throw UsageError(message: "'--find' lists users; drop '--user'", command: "trace")
@@ -82,8 +97,10 @@ enum TraceCommand {
           command: "trace")
       }
       let limit = try parsed.value(Self.limit) ?? 20
-      let found = TraceSearch.find(
-        outcome, in: world, policies: searched, replication: replication, limit: limit)
+      let scanned = try parsed.value(Self.scan) ?? scenario.users
+      let found = try TraceSearch.find(
+        outcome, in: world, policies: searched, replication: replication, limit: limit,
+        scanning: scanned)
       output.out(
         TraceRender.found(
           found, outcome: outcome, scenario: scenario, replication: replication, format: format))
@@ -104,13 +121,26 @@ enum TraceCommand {
         message: "'--diff' compares two policies: give '--policy' twice", command: "trace")
     }
     let context = try parsed.value(Self.context) ?? 2
+    var stopped: TraceStopped?
+    var notes: [String] = []
     let lives = policies.map { policy in
-      TraceLife(
-        policy: policy,
-        traced: Engine.trace(
-          world, policy: policy.configuration, seed: scenario.seed, replication: replication,
-          user: user),
-        scenario: scenario)
+      let traced = Engine.boundedTrace(
+        world, policy: policy.configuration, seed: scenario.seed, replication: replication,
+        user: user, keepingSteps: Self.maximumSteps)
+      if stopped == nil, let error = traced.budgetExceeded {
+        stopped = TraceStopped(error: error, policy: policy.name, kept: traced.steps.count)
+      } else if traced.droppedSteps > 0 {
+        notes.append(
+          "\(policy.name): the trace shows the first \(traced.steps.count) of "
+            + "\(traced.steps.count + traced.droppedSteps) steps (a trace keeps at most "
+            + "\(Self.maximumSteps)); the summary counts them all")
+      }
+      return TraceLife(
+        policy: policy, traced: (traced.steps, traced.outcomes, traced.tally), scenario: scenario)
+    }
+    defer {
+      for note in notes { output.err("note: \(note)") }
+      if let stopped { output.err("note: \(stopped.note)") }
     }
     let aligned = TraceAlignment(lives: lives)
     let header =
@@ -128,8 +158,13 @@ enum TraceCommand {
       output.out("")
       for life in lives { output.out(life.summary) }
     }
+    if let stopped { throw stopped }
     return ExitStatus.success
   }
+
+  /// The most steps of one life a trace keeps: far more than any finite life takes (a few
+  /// hundred to a few thousand), far fewer than the event budget a looping one runs into.
+  static let maximumSteps = 200_000
 
   /// A policy of the scenario or a preset, by name (``PolicyLookup``).
   static func resolve(_ name: String, in scenario: Scenario) throws -> NamedPolicy {
@@ -138,5 +173,29 @@ enum TraceCommand {
         message: PolicyLookup.unknownMessage(name, in: scenario), command: "trace")
     }
     return policy
+  }
+}
+
+/// A traced life that ran into the run's event budget: `trace` shows what it kept (the start
+/// of the life, where the loop begins) and exits 1 with the error a run stops at.
+struct TraceStopped: Error, CustomStringConvertible {
+  var error: EngineError
+  var policy: String
+  var kept: Int
+
+  var description: String {
+    guard
+      case .eventBudgetExceeded(let replication, let user, let time, let horizon, let screen, _) =
+        error
+    else { return error.description }
+    return EngineError.eventBudgetExceeded(
+      replication: replication, user: user, simulatedTime: time, horizon: horizon,
+      screen: screen, policy: policy
+    ).description
+  }
+
+  var note: String {
+    "the trace shows the first \(kept) steps of a life stopped by the event budget of "
+      + "\(EngineLimits.eventsPerUser) events"
   }
 }

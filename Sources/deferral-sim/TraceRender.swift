@@ -196,21 +196,30 @@ enum TraceSearch {
     var scanned = 0
   }
 
+  /// - Throws: ``TraceStopped`` when a life runs into the run's event budget (as `run` would
+  ///   stop there), so a looping scenario ends with its error, not with gigabytes of steps.
   static func find(
     _ outcome: String, in world: CompiledScenario, policies: [NamedPolicy], replication: Int,
-    limit: Int
-  ) -> Found {
+    limit: Int, scanning: Int = .max
+  ) throws(TraceStopped) -> Found {
     var found = Found()
     let scenario = world.scenario
-    for user in 0..<scenario.users {
+    // Only `differ` compares rows; every other outcome is read from the tally alone.
+    let keeping = outcome == "differ" ? TraceCommand.maximumSteps : 0
+    for user in 0..<min(scenario.users, scanning) {
       found.scanned = user + 1
-      let lives = policies.map { policy in
-        TraceLife(
-          policy: policy,
-          traced: Engine.trace(
-            world, policy: policy.configuration, seed: scenario.seed, replication: replication,
-            user: user),
-          scenario: scenario)
+      var lives: [TraceLife] = []
+      for policy in policies {
+        let traced = Engine.boundedTrace(
+          world, policy: policy.configuration, seed: scenario.seed, replication: replication,
+          user: user, keepingSteps: keeping)
+        if let error = traced.budgetExceeded {
+          throw TraceStopped(error: error, policy: policy.name, kept: 0)
+        }
+        lives.append(
+          TraceLife(
+            policy: policy, traced: (traced.steps, traced.outcomes, traced.tally),
+            scenario: scenario))
       }
       let matching: [String]
       if outcome == "differ" {

@@ -47,6 +47,24 @@ struct RobustStudyTests {
     return (plan, worlds, plan.outcome(worlds: worlds, tallies: tallies))
   }
 
+  /// `robust` streams each world's rows and drops its tallies (#35): what it writes equals,
+  /// byte for byte, the outcome of every world's tallies kept (what `merge` computes), and the
+  /// streaming tabulation holds no rows of its own.
+  @Test func worldByWorldTabulationWritesWhatTheWholeOutcomeDoes() throws {
+    let (plan, worlds, whole) = try Self.run(Self.flipStudy)
+    var tabulation = RobustTabulation(plan: plan, first: worlds[0])
+    var streamed = tabulation.headerText
+    try plan.simulate(worlds: worlds, jobs: 2) { world, tallies in
+      streamed += tabulation.add(world, tallies: tallies, keepingRows: false)
+    }
+    #expect(tabulation.table.rows.isEmpty, "no rows kept while streaming")
+    let outcome = tabulation.outcome(worlds: worlds)
+    #expect(streamed == whole.table.text)
+    #expect(outcome.summaryTable.text == whole.summaryTable.text)
+    #expect(outcome.tornadoTable.text == whole.tornadoTable.text)
+    #expect(outcome.events == whole.events)
+  }
+
   @Test func theOneParameterThatFlipsTheDecisionLeadsTheTornado() throws {
     let (_, _, outcome) = try Self.run(Self.flipStudy)
     // It flips: each policy is best in some worlds.

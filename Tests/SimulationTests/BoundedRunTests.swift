@@ -50,11 +50,72 @@ struct BoundedRunTests {
     #expect(problem.message.contains("at least 25.92s"))
   }
 
-  @Test func theEventBudgetStopsALoopingUserAndNamesIt() throws {
+  /// Two screens of 1 ms that lead to one another (nearly) for ever. Fixed 1 ms dwells are
+  /// refused by the loader since #35 (``aLoopTooShortForTheEventBudgetIsRefused``); a mean of
+  /// 1 ms is not bounded above, so it loads and the engine's budget stops it.
+  static let millisecondLoop = ScenarioTemplates.minimal(replacing: [
+    (
+      #""dwell": {"uniform": {"low": "5s", "high": "60s"}},"#,
+      #""dwell": {"exponential": {"mean": "1ms"}},"#
+    ),
+    (#""transitions": {"player": 0.5, "background": 0.5}"#, #""transitions": {"player": 1}"#),
+    (
+      #""dwell": {"gamma": {"shape": 2, "scale": "3m"}},"#,
+      #""dwell": {"exponential": {"mean": "1ms"}},"#
+    ),
+    (
+      #""transitions": {"home": 0.6, "background": 0.4}"#,
+      #""transitions": {"home": 0.9999999999, "background": 1e-10}"#
+    ),
+  ])
+
+  /// What `run` would stop at, `validate` refuses (#35): screens that lead to one another and
+  /// can never last long enough for a run's event budget to cover the horizon.
+  @Test func aLoopTooShortForTheEventBudgetIsRefused() throws {
     let text = ScenarioTemplates.minimal(replacing: [
       (#""dwell": {"uniform": {"low": "5s", "high": "60s"}},"#, #""dwell": {"fixed": "1ms"},"#),
       (#""transitions": {"player": 0.5, "background": 0.5}"#, #""transitions": {"player": 1}"#),
-      (#""dwell": {"gamma": {"shape": 2, "scale": "3m"}},"#, #""dwell": {"fixed": "1ms"},"#),
+      (
+        #""dwell": {"gamma": {"shape": 2, "scale": "3m"}},"#,
+        #""dwell": {"uniform": {"low": "0s", "high": "2ms"}},"#
+      ),
+    ])
+    let errors = try #require(ScenarioTemplates.errors(of: text))
+    let problem = try #require(errors.problems.first { $0.message.contains("lead to one another") })
+    #expect(problem.message.contains("'home', 'player'"), "\(problem.message)")
+    #expect(problem.message.contains("10000000 events a run allows"), "\(problem.message)")
+  }
+
+  /// `trace` of a looping life (#35): bounded by the run's event budget, with the run's error,
+  /// and keeping at most the steps asked for, whatever the life.
+  @Test func aTraceOfALoopingLifeStopsAtTheBudgetWithBoundedSteps() throws {
+    let scenario = try ScenarioLoader.load(json: Self.millisecondLoop, file: "loop.json")
+    let traced = Engine.boundedTrace(
+      CompiledScenario(scenario), policy: scenario.policies[0].configuration, seed: 1,
+      replication: 0, user: 0, eventBudget: 20_000, keepingSteps: 500)
+    #expect(traced.steps.count == 500)
+    #expect(traced.droppedSteps > 10_000, "\(traced.droppedSteps)")
+    guard
+      case .eventBudgetExceeded(_, let user, let time, let horizon, _, _)? =
+        traced.budgetExceeded
+    else {
+      Issue.record("no budget error: \(String(describing: traced.budgetExceeded))")
+      return
+    }
+    #expect(user == 0 && time < horizon)
+  }
+
+  @Test func theEventBudgetStopsALoopingUserAndNamesIt() throws {
+    let text = ScenarioTemplates.minimal(replacing: [
+      (
+        #""dwell": {"uniform": {"low": "5s", "high": "60s"}},"#,
+        #""dwell": {"exponential": {"mean": "1ms"}},"#
+      ),
+      (#""transitions": {"player": 0.5, "background": 0.5}"#, #""transitions": {"player": 1}"#),
+      (
+        #""dwell": {"gamma": {"shape": 2, "scale": "3m"}},"#,
+        #""dwell": {"exponential": {"mean": "1ms"}},"#
+      ),
       (
         #""transitions": {"home": 0.6, "background": 0.4}"#,
         #""transitions": {"home": 0.9999999999, "background": 1e-10}"#

@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import Simulation
 
 /// A partial result file of either kind, told apart by its `format`.
 public enum PartialFile: Sendable {
@@ -14,6 +15,10 @@ public enum PartialFile: Sendable {
     }
   }
 
+  /// The largest partial `merge` reads: a partial grows with replications, policies and a
+  /// sweep's points, not with users (a 20,000-user run of 10 replications: 2.5 MB a shard).
+  public static let maximumFileSize = 256 << 20
+
   static let expected =
     "give files written by 'deferral-sim run --shard K/N', 'deferral-sim sweep --shard K/N', "
     + "'deferral-sim robust --shard K/N' or 'deferral-sim merge --partial-out'"
@@ -23,17 +28,16 @@ public enum PartialFile: Sendable {
   /// ``MergeablePartial/check(path:)``): a file that passes cannot make a merge trap.
   public static func read(contentsOf path: String) throws(PartialError) -> PartialFile {
     let data: Data
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-      throw PartialError(message: "\(path): is a folder; give it as the only argument of merge")
-    }
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw PartialError(
-        message: "\(path): cannot read it (\(exists ? "permission denied?" : "no such file")); "
-          + "check the path")
+    // The same bounded reader as every input: a regular file of at most the limit, or a
+    // clear refusal (a folder, a FIFO, a device, an oversized file), never an abort.
+    switch readRegularFile(path, limit: maximumFileSize) {
+    case .success(let bytes): data = Data(bytes)
+    case .failure(let problem):
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        throw PartialError(message: "\(path): is a folder; give it as the only argument of merge")
+      }
+      throw PartialError(message: "\(path): \(problem.message)")
     }
     let file = try decode(data, path: path)
     switch file {
@@ -41,6 +45,16 @@ public enum PartialFile: Sendable {
     case .sweep(let partial): try partial.check(path: path)
     }
     return file
+  }
+
+  /// Whether the file at `path` is meant as a partial result (its top-level `format` names
+  /// one), so `validate` checks it as `merge` would instead of as a scenario.
+  public static func isPartial(contentsOf path: String) -> Bool {
+    guard case .success(let bytes) = readRegularFile(path, limit: maximumFileSize),
+      let header = try? JSONDecoder().decode(Header.self, from: Data(bytes))
+    else { return false }
+    return [PartialResult.formatName, SweepPartial.formatName, SweepPartial.robustFormatName]
+      .contains(header.format)
   }
 
   /// Decodes a partial result from `data` without checking it (``read(contentsOf:)`` checks):
@@ -74,8 +88,16 @@ public enum PartialFile: Sendable {
       }
       return .run(try JSONDecoder().decode(PartialResult.self, from: data))
     } catch {
+      var what = describe(error)
+      if what == "not JSON", (try? JSONSerialization.jsonObject(with: data)) != nil {
+        // Foundation reports a count that is not a whole number (`1.5`) as "not valid JSON",
+        // without a path: the file is JSON, a value in it is not what the format holds.
+        what =
+          "valid JSON, but a value is not what the partial format holds (a fractional or "
+          + "out-of-range number where a count goes, such as 1.5)"
+      }
       throw PartialError(
-        message: "\(path): \(describe(error)) (an edited or truncated file?); write it again "
+        message: "\(path): \(what) (an edited or truncated file?); write it again "
           + "with the same command")
     }
   }
@@ -94,7 +116,9 @@ public enum PartialFile: Sendable {
     case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
       return "\(path(context.codingPath)): expected \(shortName(type))"
     case .dataCorrupted(let context):
-      if context.codingPath.isEmpty { return "not JSON" }
+      if context.codingPath.isEmpty {
+        return "not JSON"
+      }
       return "\(path(context.codingPath)): \(context.debugDescription)"
     @unknown default:
       return "\(error)"
@@ -136,6 +160,25 @@ public enum PartialFile: Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return encoder
+  }
+
+  /// The name a sweep or study takes from its file (`consent-hold.json`: `consent-hold`), for
+  /// its default folder and its partials, checked by the scenario-name rule before any work:
+  /// `merge` refuses a partial whose name breaks it, so the run must not shard under it.
+  public static func studyName(file path: String, what: String) throws(ScenarioErrors) -> String {
+    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    guard isValidName(name) else {
+      throw ScenarioErrors(
+        file: path,
+        problems: [
+          .init(
+            path: "",
+            message: "the file's name '\(name.prefix(80))' names the \(what) (its folder and "
+              + "partials) and must be 1 to 64 ASCII letters, digits, '_', '-' or '.', starting "
+              + "with a letter or digit; rename the file, e.g. my-\(what).json")
+        ])
+    }
+    return name
   }
 
   /// Whether `name` follows the scenario-name rule: 1 to 64 ASCII letters, digits, `_`, `-`

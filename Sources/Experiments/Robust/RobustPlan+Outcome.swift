@@ -2,52 +2,76 @@ import MessageDeferral
 import Reports
 import Simulation
 
-extension RobustPlan {
-  /// The study's tables and tornado from the tallies of every world (all shards merged).
-  public func outcome(worlds: [RobustWorld], tallies: [[[Tally]]]) -> RobustOutcome {
-    precondition(worlds.count == tallies.count, "one tally set per world")
-    let names = worlds[0].scenario.policies.map(\.name)
-    let valueIndex = RobustOutcome.decidingMetric.index
-    var table = CSVTable(
-      header: ["world"] + parameters.map(\.name) + [
+/// A study's outcome built world by world, so that a world's tallies can be dropped once its
+/// rows are made: what keeps `robust`'s memory independent of the number of worlds (its
+/// `robust.csv` rows go to a file as they are made; each world leaves one value per policy).
+public struct RobustTabulation {
+  let plan: RobustPlan
+  let names: [String]
+  /// `robust.csv`: every row added with `keepingRows`, else the header alone.
+  public private(set) var table: CSVTable
+  var values: [[Double]] = []  // values[world][policy]
+  var events = 0
+
+  /// Starts the tabulation of `plan`'s worlds, whose policies are those of `first`.
+  public init(plan: RobustPlan, first: RobustWorld) {
+    self.plan = plan
+    names = first.scenario.policies.map(\.name)
+    table = CSVTable(
+      header: ["world"] + plan.parameters.map(\.name) + [
         "policy", "metric", "mean", "ci95_low", "ci95_high", "replications",
       ])
-    var values: [[Double]] = []  // values[world][policy]
-    var events = 0
-    for (world, worldTallies) in zip(worlds, tallies) {
-      let result = RunResult(policies: world.scenario.policies, tallies: worldTallies)
-      events += result.events
-      let report = RunReport(
-        scenario: world.scenario, result: result, baseline: world.scenario.baseline)
-      // Every world has a value section (checked when drawn), so every replication has a value.
-      let worldValues = names.indices.map {
-        report.interval(policy: $0, metric: valueIndex)?.mean ?? 0
-      }
-      let best = worldValues.max() ?? 0
-      let prefix: [CSVField] = [.integer(world.index + 1)] + world.labels.map { .text($0) }
-      for (policy, name) in names.enumerated() {
-        for (metricIndex, metric) in Metric.all.enumerated() {
-          let interval = report.interval(policy: policy, metric: metricIndex)
-          table.append(
-            prefix + [
-              .text(name), .text(metric.name), .number(interval?.mean), .number(interval?.low),
-              .number(interval?.high), .integer(interval?.count ?? 0),
-            ])
-        }
-        table.append(
+  }
+
+  /// The header line of `robust.csv`.
+  public var headerText: String { CSVTable(header: table.header).text }
+
+  /// Adds one world's tallies (worlds in order) and returns its rows of `robust.csv` as text;
+  /// with `keepingRows` they are kept in ``table`` too.
+  public mutating func add(
+    _ world: RobustWorld, tallies worldTallies: [[Tally]], keepingRows: Bool
+  ) -> String {
+    let valueIndex = RobustOutcome.decidingMetric.index
+    let result = RunResult(policies: world.scenario.policies, tallies: worldTallies)
+    events += result.events
+    let report = RunReport(
+      scenario: world.scenario, result: result, baseline: world.scenario.baseline)
+    // Every world has a value section (checked when drawn), so every replication has a value.
+    let worldValues = names.indices.map {
+      report.interval(policy: $0, metric: valueIndex)?.mean ?? 0
+    }
+    let best = worldValues.max() ?? 0
+    let prefix: [CSVField] = [.integer(world.index + 1)] + world.labels.map { .text($0) }
+    var rows = CSVTable(header: table.header)
+    for (policy, name) in names.enumerated() {
+      for (metricIndex, metric) in Metric.all.enumerated() {
+        let interval = report.interval(policy: policy, metric: metricIndex)
+        rows.append(
           prefix + [
-            .text(name), .text("regret_per_1k_users"), .number(best - worldValues[policy]),
-            .number(nil), .number(nil), .integer(worldTallies.count),
+            .text(name), .text(metric.name), .number(interval?.mean), .number(interval?.low),
+            .number(interval?.high), .integer(interval?.count ?? 0),
           ])
       }
-      values.append(worldValues)
+      rows.append(
+        prefix + [
+          .text(name), .text("regret_per_1k_users"), .number(best - worldValues[policy]),
+          .number(nil), .number(nil), .integer(worldTallies.count),
+        ])
     }
-    let policies = Self.summaries(names: names, values: values)
+    if keepingRows { table.appendRows(of: rows) }
+    values.append(worldValues)
+    return String(rows.text.drop { $0 != "\n" }.dropFirst())
+  }
+
+  /// The study's tables and tornado once every world is added.
+  public func outcome(worlds: [RobustWorld]) -> RobustOutcome {
+    precondition(worlds.count == values.count, "one tally set per world")
+    let policies = RobustPlan.summaries(names: names, values: values)
     let leaderIndex = names.firstIndex(of: policies[0].policy)!
     let runnerUpIndex = policies.dropFirst().lazy.compactMap { names.firstIndex(of: $0.policy) }
       .first { candidate in values.contains { $0[candidate] != $0[leaderIndex] } }
     var tornado: [RobustOutcome.Influence] = []
-    for (index, parameter) in parameters.enumerated() {
+    for (index, parameter) in plan.parameters.enumerated() {
       var rho: Double?
       if let runnerUpIndex {
         rho = RobustStatistics.spearman(
@@ -60,10 +84,22 @@ extension RobustPlan {
         < (-(right.element.rho.map(abs) ?? -1), right.offset)
     }.map(\.element)
     return RobustOutcome(
-      table: table, summaryTable: Self.summaryTable(policies, worlds: worlds.count),
+      table: table, summaryTable: RobustPlan.summaryTable(policies, worlds: worlds.count),
       policies: policies, tornado: tornado, leader: policies[0].policy,
       runnerUp: runnerUpIndex.map { names[$0] }, worlds: worlds.count, events: events,
-      unit: worlds[0].scenario.value?.unit ?? "value", design: design)
+      unit: worlds[0].scenario.value?.unit ?? "value", design: plan.design)
+  }
+}
+
+extension RobustPlan {
+  /// The study's tables and tornado from the tallies of every world (all shards merged).
+  public func outcome(worlds: [RobustWorld], tallies: [[[Tally]]]) -> RobustOutcome {
+    precondition(worlds.count == tallies.count, "one tally set per world")
+    var tabulation = RobustTabulation(plan: self, first: worlds[0])
+    for (world, worldTallies) in zip(worlds, tallies) {
+      _ = tabulation.add(world, tallies: worldTallies, keepingRows: true)
+    }
+    return tabulation.outcome(worlds: worlds)
   }
 
   /// Each policy's share best and regrets from `values[world][policy]`, in rank order.

@@ -104,6 +104,20 @@ extension RobustPlan {
   ) throws -> [[[Tally]]] {
     var tallies: [[[Tally]]] = []
     tallies.reserveCapacity(worlds.count)
+    try simulate(
+      worlds: worlds, jobs: jobs, shard: shard, blockSize: blockSize, progress: progress
+    ) { _, worldTallies in tallies.append(worldTallies) }
+    return tallies
+  }
+
+  /// Runs every world in order and hands each world's tallies to `each` as soon as they are
+  /// made, keeping none: memory is one world's tallies whatever the number of worlds.
+  public func simulate(
+    worlds: [RobustWorld], jobs: Int, shard: (index: Int, count: Int)? = nil,
+    blockSize: Int = RunOptions.defaultBlockSize,
+    progress: (@Sendable (_ world: Int, _ worlds: Int, RunProgress) -> Void)? = nil,
+    each: (RobustWorld, [[Tally]]) throws -> Void
+  ) throws {
     for world in worlds {
       let scenario = world.scenario
       let count = worlds.count
@@ -115,8 +129,7 @@ extension RobustPlan {
       let result = try Experiment.run(
         RunPlan(scenario: scenario, jobs: jobs, shard: shard, blockSize: blockSize),
         on: CompiledScenario(scenario), progress: worldProgress)
-      tallies.append(result.tallies)
+      try each(world, result.tallies)
     }
-    return tallies
   }
 }

@@ -146,7 +146,17 @@ public struct RobustPlan: Sendable {
     }
     var parameters: [RobustParameter] = []
     if case .object(let entries)? = value["parameters"], !entries.isEmpty {
+      var seen: Set<String> = []
       for entry in entries {
+        // A parameter given twice would be drawn once and the second range ignored.
+        guard seen.insert(entry.key).inserted else {
+          problems.append(
+            .init(
+              path: "$.parameters.\(entry.key)",
+              message:
+                "duplicate parameter '\(entry.key)'; give each parameter once, with one range"))
+          continue
+        }
         if let parameter = RobustParameter.read(
           name: entry.key, entry.value, at: "$.parameters.\(entry.key)", problems: &problems)
         {

@@ -15,6 +15,12 @@ public struct CSVTable: Sendable {
     rows.append(fields.map(\.text))
   }
 
+  /// Appends the rows of `other` (a table of the same header).
+  public mutating func appendRows(of other: CSVTable) {
+    precondition(other.header == header, "Tables of different headers")
+    rows += other.rows
+  }
+
   /// The table as CSV text, ending with a line break.
   public var text: String {
     var result = ""

@@ -24,8 +24,16 @@ public final class EventsLog: Sendable {
   let screenNames: [String]
   let screenKinds: [String]
 
-  /// Prepares a scratch folder inside `folder` for the item files.
-  public init(folder: String, scenario: Scenario, policies: [NamedPolicy]) throws(OutputError) {
+  /// The one policy whose rows are written (its index in `policies`), or `nil` for every
+  /// policy's.
+  let onlyPolicy: Int?
+
+  /// Prepares a scratch folder inside `folder` for the item files. With `onlyPolicy`, only
+  /// that policy's rows are written (`fit` reads one policy: the others would be discarded).
+  public init(
+    folder: String, scenario: Scenario, policies: [NamedPolicy], onlyPolicy: Int? = nil
+  ) throws(OutputError) {
+    self.onlyPolicy = onlyPolicy
     parts = try _ItemFiles(folder: folder, name: Self.fileName, header: Self.header)
     policyNames = policies.map { CSVTable.escape($0.name) }
     screenNames = scenario.screens.map { CSVTable.escape($0.name) }
@@ -53,6 +61,8 @@ public final class EventsLog: Sendable {
     var policy = ""
     var session = 0
     var line = ""
+    /// Whether the current life's rows are written (``EventsLog/onlyPolicy``).
+    var writes = true
 
     public static var recordsSteps: Bool { false }
     public static var recordsOutcomes: Bool { false }
@@ -61,6 +71,7 @@ public final class EventsLog: Sendable {
     public mutating func begin(replication: Int, user: Int, policy: Int) {
       prefix = "\(replication),\(user),"
       self.policy = log.policyNames[policy]
+      writes = log.onlyPolicy.map { $0 == policy } ?? true
       session = 0
     }
 
@@ -77,7 +88,7 @@ public final class EventsLog: Sendable {
     }
 
     mutating func write(_ step: TraceStep, event: String) {
-      guard let file, step.screen >= 0 else { return }
+      guard writes, let file, step.screen >= 0 else { return }
       line.removeAll(keepingCapacity: true)
       line += prefix
       line += policy

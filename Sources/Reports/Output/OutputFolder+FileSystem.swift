@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 
 #if canImport(Glibc)
   import Glibc
@@ -11,24 +12,102 @@ import Foundation
 enum _FileSystem {
   /// The marker file listing what a command wrote into its folder.
   static let markerName = ".deferral-sim-output"
-  /// What earlier versions (without a marker) wrote into an output folder.
-  static let legacyNames: Set<String> = [
-    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "replications.csv",
-    "manifest.json", "report.html", "messages.csv", "sweep.csv", "pareto.csv",
+  /// Every name a deferral-sim command writes into an output folder. A marker lists the files
+  /// of its folder; a name it lists counts as the tool's only when it is one of these and a
+  /// regular file, so a marker edited to name a user's file does not give that file away.
+  /// (`recommended-policy.json` is the run folder's policy export, from `export-policy`'s work.)
+  static let outputNames: Set<String> = [
+    "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
+    "replications.csv", "decision.csv", "manifest.json", "report.html", "messages.csv",
+    "events.csv", "events-map.json", "sweep.csv", "pareto.csv", "robust.csv",
+    "robust-summary.csv", "robust-tornado.csv", "recommended-policy.json",
   ]
 
   static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-  /// A file a deferral-sim command may have left in an output folder: a legacy output name, a
-  /// shard partial, the marker, or one of its own temporary files.
-  static func isOwnName(_ entry: String) -> Bool {
-    if legacyNames.contains(entry) || entry == markerName || isPartial(entry) { return true }
-    return entry.hasPrefix(".") && (entry.contains(".tmp-") || entry.hasPrefix(".messages-"))
+  /// The folder part of `path` (`""` for a bare name), as `NSString.deletingLastPathComponent`
+  /// gives it, without calling it: on Linux it traps on a one-character path (`"f"`).
+  static func parent(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+    var folder = trimmed[..<slash]
+    while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+    return folder.isEmpty ? "/" : String(folder)
   }
 
-  /// `partial-K-of-N.json`: shard results, kept when the folder is replaced.
+  /// What an entry of an output folder is, for the message that refuses it.
+  enum _EntryKind {
+    case regular, folder, symbolicLink, other, missing
+  }
+
+  static func kind(_ path: String) -> _EntryKind {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return .missing }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .regular
+    case S_IFDIR: return .folder
+    case S_IFLNK: return .symbolicLink
+    default: return .other
+    }
+  }
+
+  /// Whether the entry `entry` of the output folder `folder` is something a deferral-sim
+  /// command wrote there: the marker, a file its marker lists (``outputNames`` only), a shard
+  /// partial, a folder of partials, or a shard's temporary file; each a regular file (or, for
+  /// a folder of partials, a real folder), never a link, a device or a folder named like a file.
+  static func isOwnEntry(_ entry: String, in folder: String, listed: Set<String>?) -> Bool {
+    let path = (folder as NSString).appendingPathComponent(entry)
+    switch kind(path) {
+    case .regular:
+      if entry == markerName || isPartial(entry) || isPartialTemporary(entry) { return true }
+      return outputNames.contains(entry) && (listed?.contains(entry) ?? false)
+    case .folder:
+      return isPartialTree(path)
+    case .symbolicLink, .other, .missing:
+      return false
+    }
+  }
+
+  /// `partial-K-of-N.json` or `partial-FIRST-LAST-of-N.json` (digits only): shard results, kept
+  /// when the folder is replaced.
   static func isPartial(_ entry: String) -> Bool {
-    entry.hasPrefix("partial-") && entry.hasSuffix(".json")
+    guard entry.hasPrefix("partial-"), entry.hasSuffix(".json") else { return false }
+    let middle = entry.dropFirst("partial-".count).dropLast(".json".count)
+    let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+    let digits = { (part: Substring) in
+      !part.isEmpty && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+    }
+    switch parts.count {
+    case 3: return digits(parts[0]) && parts[1] == "of" && digits(parts[2])
+    case 4: return digits(parts[0]) && digits(parts[1]) && parts[2] == "of" && digits(parts[3])
+    default: return false
+    }
+  }
+
+  /// `.PARTIAL.tmp-PID`: the temporary file a shard (or `merge --partial-out`) writes before
+  /// renaming it, left behind only by a process killed with `SIGKILL`.
+  static func isPartialTemporary(_ entry: String) -> Bool {
+    guard entry.hasPrefix("."), let range = entry.range(of: ".tmp-", options: .backwards) else {
+      return false
+    }
+    let pid = entry[range.upperBound...]
+    return !pid.isEmpty && pid.allSatisfy { $0.isASCII && $0.isNumber }
+      && isPartial(String(entry[entry.index(after: entry.startIndex)..<range.lowerBound]))
+  }
+
+  /// Removes the temporary files `.NAME.tmp-PID` of `name` in `folder` whose process is gone
+  /// (killed with `SIGKILL` mid-write); the caller holds the folder's lock.
+  static func removeDeadTemporaries(of name: String, in folder: String) {
+    let prefix = ".\(name).tmp-"
+    for entry in entries(of: folder) ?? [] where entry.hasPrefix(prefix) {
+      // This process's own pid can only be a leftover of a killed process that had it.
+      guard let pid = Int32(entry.dropFirst(prefix.count)),
+        pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH)
+      else { continue }
+      let path = (folder as NSString).appendingPathComponent(entry)
+      if kind(path) == .regular { unlink(path) }
+    }
   }
 
   /// The entries of the folder at `path` (no `.`/`..`), or `nil` when it does not exist.
@@ -48,7 +127,10 @@ enum _FileSystem {
   /// The names listed in the folder's marker, or `nil` without one.
   static func markerEntries(in path: String) -> Set<String>? {
     let marker = (path as NSString).appendingPathComponent(markerName)
-    guard let data = FileManager.default.contents(atPath: marker) else { return nil }
+    // Only a regular file of a sane size is a marker: never a link, a FIFO or a huge file.
+    guard kind(marker) == .regular,
+      case .success(let data) = readRegularFile(marker, limit: 1 << 20)
+    else { return nil }
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     return Set(lines.filter { !$0.hasPrefix("#") })
   }
@@ -81,7 +163,7 @@ enum _FileSystem {
         break
       }
       missing.append(current)
-      current = (current as NSString).deletingLastPathComponent
+      current = parent(of: current)
     }
     var created: [String] = []
     for folder in missing.reversed() {
@@ -115,7 +197,7 @@ enum _FileSystem {
         }
         return
       }
-      let up = (current as NSString).deletingLastPathComponent
+      let up = parent(of: current)
       if up.isEmpty || up == current { return }
       current = up
     }
@@ -223,7 +305,8 @@ enum _FileSystem {
       var childInfo = stat()
       guard lstat(child, &childInfo) == 0 else { return false }
       if (childInfo.st_mode & S_IFMT) == S_IFDIR { return isPartialTree(child) }
-      return (childInfo.st_mode & S_IFMT) == S_IFREG && (isPartial(name) || isOwnName(name))
+      return (childInfo.st_mode & S_IFMT) == S_IFREG
+        && (isPartial(name) || isPartialTemporary(name) || name == markerName)
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 
 /// A command's output folder, written as one unit.
 ///
@@ -82,7 +83,7 @@ public final class OutputFolder: @unchecked Sendable {
           + "give a new folder's name with --out, e.g. --out results/my-run", isUsage: true)
     }
     name = last
-    let directory = ns.deletingLastPathComponent
+    let directory = _FileSystem.parent(of: located)
     parent = directory.isEmpty ? "." : directory
     switch mode {
     case .shared:
@@ -116,9 +117,9 @@ public final class OutputFolder: @unchecked Sendable {
 
   /// Writes `bytes` to `name`, as ``write(_:to:)-(String,_)`` does.
   public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
-    precondition(!name.contains("/") && !name.hasPrefix("."), "Bad output file name '\(name)'")
     switch mode {
     case .replace:
+      precondition(!name.contains("/") && !name.hasPrefix("."), "Bad output file name '\(name)'")
       state.lock()
       defer { state.unlock() }
       guard let staging, !finished else {
@@ -132,15 +133,166 @@ public final class OutputFolder: @unchecked Sendable {
         throw error
       }
     case .shared:
-      try _FileSystem.makeFolders(path, keep: true)
-      let held = try _FolderLock(folder: path, parent: parent, name: self.name, wait: true)
-      defer { held.release() }
-      let temporary = (path as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
-      try _FileSystem.writeExclusive(bytes, to: temporary, shownAs: displayPath(name))
-      if rename(temporary, (path as NSString).appendingPathComponent(name)) != 0 {
+      try writeTogether([(name, bytes)], removing: [])
+    }
+  }
+
+  /// A file of the staged set written piece by piece (``Mode/replace`` only): for an output
+  /// that grows with the work (a study's `robust.csv`, a row block per world), so the command
+  /// need not hold it whole. It becomes part of the folder at ``commit()`` like any file.
+  public final class Stream {
+    let descriptor: Int32
+    let shown: String
+    var closed = false
+
+    init(descriptor: Int32, shown: String) {
+      self.descriptor = descriptor
+      self.shown = shown
+    }
+
+    deinit { if !closed { close(descriptor) } }
+
+    /// Appends `text`; a short write (a full disk) is an error.
+    public func append(_ text: String) throws(OutputError) {
+      var failure: Int32 = 0
+      Array(text.utf8).withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+          if count < 0 {
+            if errno == EINTR { continue }
+            failure = errno
+            return
+          }
+          offset += count
+        }
+      }
+      if failure != 0 {
+        throw OutputError(message: "cannot write '\(shown)': \(_FileSystem.text(failure))")
+      }
+    }
+
+    /// Flushes the file to disk and closes it.
+    public func finish() throws(OutputError) {
+      guard !closed else { return }
+      closed = true
+      var failure: Int32 = 0
+      if fsync(descriptor) != 0, errno != EINVAL { failure = errno }
+      if close(descriptor) != 0, failure == 0 { failure = errno }
+      if failure != 0 {
+        throw OutputError(message: "cannot write '\(shown)': \(_FileSystem.text(failure))")
+      }
+    }
+  }
+
+  /// Starts the staged file `name`, to be written piece by piece (``Stream``).
+  public func stream(to name: String) throws(OutputError) -> Stream {
+    precondition(mode == .replace, "A stream writes into a staged folder")
+    precondition(!name.contains("/") && !name.hasPrefix("."), "Bad output file name '\(name)'")
+    state.lock()
+    defer { state.unlock() }
+    guard let staging, !finished else {
+      throw OutputError(message: "'\(path)' was not written: the command was stopped")
+    }
+    let target = (staging as NSString).appendingPathComponent(name)
+    let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw OutputError(message: "cannot write '\(displayPath(name))': \(_FileSystem.text(errno))")
+    }
+    return Stream(descriptor: descriptor, shown: displayPath(name))
+  }
+
+  /// Adds the files `files` to the folder as one unit (``Mode/shared``): every one is written
+  /// to a temporary file first, and only when all are written whole are they renamed into
+  /// place, so a full disk or a refusal leaves the folder's earlier files as they were, never
+  /// a new file beside an old one of another run. `removing` names files of an earlier write
+  /// that the new set replaces by nothing (a `fit-report.html` after `--no-report`); each is
+  /// removed after the renames, and only when it is a regular file.
+  ///
+  /// The one file-output rule: a target that exists must be a regular file; a symbolic link,
+  /// a folder, a FIFO, a device or a socket at a target's name is refused (exit 2), never
+  /// replaced.
+  public func writeTogether(
+    _ files: [(name: String, bytes: [UInt8])], removing: [String]
+  ) throws(OutputError) {
+    precondition(mode == .shared, "writeTogether adds files to a shared folder")
+    for file in files {
+      precondition(
+        !file.name.isEmpty && !file.name.contains("/") && file.name != "." && file.name != "..",
+        "Bad output file name '\(file.name)'")
+    }
+    try _FileSystem.makeFolders(path, keep: true)
+    let held = try _FolderLock(folder: path, parent: parent, name: self.name, wait: true)
+    defer { held.release() }
+    var temporaries: [String] = []
+    defer { for temporary in temporaries { unlink(temporary) } }
+    for file in files {
+      let target = (path as NSString).appendingPathComponent(file.name)
+      try Self.checkFileTarget(target, shownAs: displayPath(file.name))
+      _FileSystem.removeDeadTemporaries(of: file.name, in: path)
+      let temporary = (path as NSString).appendingPathComponent(".\(file.name).tmp-\(getpid())")
+      try _FileSystem.writeExclusive(file.bytes, to: temporary, shownAs: displayPath(file.name))
+      temporaries.append(temporary)
+    }
+    for (file, temporary) in zip(files, temporaries) {
+      let target = (path as NSString).appendingPathComponent(file.name)
+      if rename(temporary, target) != 0 {
         let code = errno
-        unlink(temporary)
-        throw OutputError(message: "cannot write '\(displayPath(name))': \(_FileSystem.text(code))")
+        throw OutputError(
+          message: "cannot write '\(displayPath(file.name))': \(_FileSystem.text(code))")
+      }
+    }
+    temporaries = []
+    for name in removing where _FileSystem.kind(displayPath(name)) == .regular {
+      unlink(displayPath(name))
+    }
+  }
+
+  /// The one file-output rule, for a file about to be replaced: nothing, or a regular file.
+  static func checkFileTarget(_ target: String, shownAs shown: String) throws(OutputError) {
+    let what: String
+    switch _FileSystem.kind(target) {
+    case .missing, .regular: return
+    case .symbolicLink: what = "a symbolic link"
+    case .folder: what = "a folder"
+    case .other: what = "not a regular file (a device, FIFO or socket)"
+    }
+    throw OutputError(
+      message: "'\(TerminalText.quoted(shown))' is \(what); deferral-sim writes only regular "
+        + "files and never replaces anything else: give a new file's path", isUsage: true)
+  }
+
+  /// Checks a file path given by the user (`fit --out`, `merge --partial-out`) before any work:
+  /// it must name a file (not empty, no trailing `/`, not `.` or `..`), whatever is there must
+  /// be a regular file, and it must not be one of `inputs` (a command never overwrites what
+  /// it reads). Every refusal is bad input (exit 2).
+  public static func checkFileOutput(
+    _ path: String, option: String, inputs: [String]
+  ) throws(OutputError) {
+    guard !path.isEmpty else {
+      throw OutputError(
+        message: "'\(option)' needs a file name, not an empty string", isUsage: true)
+    }
+    guard !path.utf8.contains(0) else {
+      throw OutputError(message: "'\(option)' must not contain a NUL character", isUsage: true)
+    }
+    let last = (path as NSString).lastPathComponent
+    guard !path.hasSuffix("/"), last != ".", last != ".." else {
+      throw OutputError(
+        message: "'\(option) \(TerminalText.quoted(path))' names a folder; give a file's name, "
+          + "e.g. \(option) \(TerminalText.quoted(path.hasSuffix("/") ? path : path + "/"))"
+          + "out.json", isUsage: true)
+    }
+    try checkFileTarget(path, shownAs: path)
+    var target = stat()
+    guard stat(path, &target) == 0 else { return }
+    for input in inputs {
+      var info = stat()
+      if stat(input, &info) == 0, info.st_dev == target.st_dev, info.st_ino == target.st_ino {
+        throw OutputError(
+          message: "'\(option) \(TerminalText.quoted(path))' is one of this command's inputs "
+            + "('\(TerminalText.quoted(input))'); it would be overwritten: give another file",
+          isUsage: true)
       }
     }
   }
@@ -186,31 +338,58 @@ public final class OutputFolder: @unchecked Sendable {
     (path as NSString).appendingPathComponent(file)
   }
 
-  /// Refuses a folder holding anything a deferral-sim command did not write there.
+  /// Refuses a folder holding anything a deferral-sim command did not write there: the one
+  /// output-folder rule. A folder is the tool's only through its marker: an entry counts as
+  /// the tool's when ``_FileSystem/isOwnEntry(_:in:listed:)`` says so (a regular file the
+  /// marker lists, the marker, shard partials); anything else inside, whatever its name or
+  /// type (a user's `summary.csv` without a marker, a folder named `report.html`, a hidden
+  /// file, a link), refuses the folder before any work starts (exit 1).
   static func checkReplaceable(_ path: String) throws(OutputError) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return }
-    guard (info.st_mode & S_IFMT) == S_IFDIR else {
+    switch _FileSystem.kind(path) {
+    case .missing: return
+    case .folder: break
+    case .symbolicLink:
       throw OutputError(
-        message: "'\(path)' is a file, not a folder; choose another output folder with --out")
+        message: "'\(TerminalText.quoted(path))' is a symbolic link; deferral-sim replaces its "
+          + "output folder whole and never through a link: give the folder itself with --out",
+        isUsage: true)
+    case .regular, .other:
+      throw OutputError(
+        message: "'\(TerminalText.quoted(path))' is a file, not a folder; choose another output "
+          + "folder with --out")
     }
     guard let entries = _FileSystem.entries(of: path) else {
       throw OutputError(
-        message: "output folder '\(path)' cannot be read: \(_FileSystem.text(errno)); "
-          + "choose another with --out")
+        message: "output folder '\(TerminalText.quoted(path))' cannot be read: "
+          + "\(_FileSystem.text(errno)); choose another with --out")
     }
     let listed = _FileSystem.markerEntries(in: path)
-    let foreign = entries.filter { entry in
-      !(listed?.contains(entry) ?? false) && !_FileSystem.isOwnName(entry)
-        && !_FileSystem.isPartialTree((path as NSString).appendingPathComponent(entry))
-    }
+    let foreign = entries.filter { !_FileSystem.isOwnEntry($0, in: path, listed: listed) }
     guard foreign.isEmpty else {
-      let shown = foreign.sorted().prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+      let shown = foreign.sorted().prefix(3).map { entry -> String in
+        let kind = _FileSystem.kind((path as NSString).appendingPathComponent(entry))
+        let what =
+          switch kind {
+          case .folder: " (a folder)"
+          case .symbolicLink: " (a symbolic link)"
+          case .other: " (not a regular file)"
+          case .regular, .missing: ""
+          }
+        return "'\(TerminalText.quoted(entry))'\(what)"
+      }
       throw OutputError(
-        message: "output folder '\(path)' holds files deferral-sim did not write (\(shown)"
+        message: "output folder '\(TerminalText.quoted(path))' holds files deferral-sim did not "
+          + "write (\(shown.joined(separator: ", "))"
           + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
+          + (listed == nil ? "; it has no .deferral-sim-output marker" : "")
           + "); a run replaces its folder whole, so choose another folder with --out or move them")
     }
+  }
+
+  /// The folder part of `path`, `""` for a bare name (Foundation's
+  /// `deletingLastPathComponent` traps on a one-character path on Linux).
+  public static func parent(of path: String) -> String {
+    _FileSystem.parent(of: path)
   }
 
   /// Discards every folder still staged: called when the process is told to stop.

@@ -294,12 +294,34 @@ public enum Engine {
     _ world: CompiledScenario, policy: PolicyConfiguration, seed: UInt64, replication: Int,
     user: Int
   ) -> (steps: [TraceStep], outcomes: [MessageOutcome], tally: Tally) {
-    var simulator = UserSimulator(world: world, sink: TraceRecorder())
+    let traced = boundedTrace(
+      world, policy: policy, seed: seed, replication: replication, user: user,
+      keepingSteps: .max)
+    return (traced.steps, traced.outcomes, traced.tally)
+  }
+
+  /// ``trace(_:policy:seed:replication:user:)`` under a run's event budget (`eventBudget`
+  /// events, as ``RunOptions/eventBudgetPerUser``), keeping at most `keepingSteps` steps: a
+  /// looping life stops where a run would, with the error a run would throw, and its memory
+  /// is bounded. (The hook `trace` needs; the simulation is the same.)
+  public static func boundedTrace(
+    _ world: CompiledScenario, policy: PolicyConfiguration, seed: UInt64, replication: Int,
+    user: Int, eventBudget: Int = EngineLimits.eventsPerUser, keepingSteps: Int
+  ) -> (
+    steps: [TraceStep], outcomes: [MessageOutcome], tally: Tally, droppedSteps: Int,
+    budgetExceeded: EngineError?
+  ) {
+    var recorder = TraceRecorder()
+    recorder.maximumSteps = keepingSteps
+    var simulator = UserSimulator(world: world, sink: recorder)
     var tally = Tally(screenCount: world.scenario.screens.count)
     simulator.run(
       seed: seed, replication: replication, user: user, policyIndex: 0, policy: policy,
-      tally: &tally)
-    return (simulator.sink.steps, simulator.sink.outcomes, tally)
+      tally: &tally, eventBudget: eventBudget)
+    return (
+      simulator.sink.steps, simulator.sink.outcomes, tally, simulator.sink.droppedSteps,
+      simulator.budgetExceeded
+    )
   }
 
   /// Issued = displayed + expired + pending, per replication, policy and reason.

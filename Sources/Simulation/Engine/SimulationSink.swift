@@ -144,10 +144,16 @@ public struct NoSink: SimulationSink {
 public struct TraceRecorder: SimulationSink {
   public var steps: [TraceStep] = []
   public var outcomes: [MessageOutcome] = []
+  /// At most this many steps are kept (a looping life's first ones); the rest are counted in
+  /// ``droppedSteps``, so a trace's memory is bounded whatever the life.
+  public var maximumSteps = Int.max
+  public var droppedSteps = 0
   public init() {}
   public static var recordsSteps: Bool { true }
   public static var recordsOutcomes: Bool { true }
-  public mutating func step(_ step: TraceStep) { steps.append(step) }
+  public mutating func step(_ step: TraceStep) {
+    if steps.count < maximumSteps { steps.append(step) } else { droppedSteps += 1 }
+  }
   public mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int)
   {
     outcomes.append(outcome)

@@ -17,10 +17,17 @@ public struct FitInputError: Error, Equatable, Sendable, CustomStringConvertible
     self.message = message
   }
 
-  /// `FILE:LINE: message`, `FILE: $.path: message` or `FILE: message`.
+  /// `FILE:LINE: message`, `FILE: $.path: message` or `FILE: message`: one line, through
+  /// ``TerminalText/quoted(_:limit:)`` (a log's contents echoed in it cannot forge a line).
   public var description: String {
-    if line > 0 { return "\(file):\(line): \(message)" }
-    if !path.isEmpty { return "\(file): \(path): \(message)" }
-    return "\(file): \(message)"
+    let text: String
+    if line > 0 {
+      text = "\(file):\(line): \(message)"
+    } else if !path.isEmpty {
+      text = "\(file): \(path): \(message)"
+    } else {
+      text = "\(file): \(message)"
+    }
+    return TerminalText.quoted(text, limit: TerminalText.lineLimit)
   }
 }

@@ -10,8 +10,11 @@ extension FitMap {
 
   /// Reads and checks a map file.
   public static func load(contentsOf path: String) throws(FitInputError) -> FitMap {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw FitInputError(file: path, message: "cannot read the map file; check the path")
+    // The bounded reader every input file goes through: a FIFO or a huge file is refused.
+    let data: [UInt8]
+    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
+    case .success(let bytes): data = bytes
+    case .failure(let problem): throw FitInputError(file: path, message: problem.message)
     }
     let root: JSONNode
     do {
@@ -50,7 +53,14 @@ extension FitMap {
       }
       map.format = value
     }
-    if let name = try text("name") { map.name = name }
+    if let name = try text("name") {
+      guard NameRule.isValid(name) else {
+        throw fail(
+          "$.name",
+          "'\(name.prefix(80))' is not a scenario name; " + NameRule.fix(example: "my-app"))
+      }
+      map.name = name
+    }
     guard let screens = root["screens"], case .object(let screenMembers) = screens.value,
       !screenMembers.isEmpty
     else {
@@ -60,18 +70,53 @@ extension FitMap {
           + "{\"Home\": \"home\", \"Welcome\": \"onboarding\"}")
     }
     let kinds = ScreenKind.allCases.map(\.rawValue)
+    var logNames: [String] = []
     for member in screenMembers {
-      guard case .string(let kindName) = member.value.value,
+      let at = "$.screens[\(ConfigValue.string(member.key).jsonText())]"
+      // `"Home": "home"`, or `"Home Screen": {"kind": "home", "name": "home-screen"}` to give a
+      // display name a scenario name.
+      var kindNode = member.value
+      var scenarioName = member.key
+      if case .object(let fields) = member.value.value {
+        for field in fields where field.key != "kind" && field.key != "name" {
+          throw fail("\(at).\(field.key)", "unknown key; a screen's keys: kind, name")
+        }
+        guard let node = member.value["kind"] else {
+          throw fail(at, "missing 'kind', such as {\"kind\": \"home\", \"name\": \"home\"}")
+        }
+        kindNode = node
+        if let node = member.value["name"] {
+          guard case .string(let given) = node.value else {
+            throw fail("\(at).name", "must be a string: the screen's name in the scenario")
+          }
+          scenarioName = given
+        }
+      }
+      guard case .string(let kindName) = kindNode.value,
         let kind = ScreenKind(rawValue: kindName)
       else {
+        throw fail(at, "must be a screen kind, one of \(kinds.joined(separator: ", "))")
+      }
+      if logNames.contains(member.key) {
+        throw fail(at, "listed twice; give each screen once")
+      }
+      try Self.checkScreenName(scenarioName, logName: member.key, kind: kind, at: at, fail: fail)
+      if let other = map.screens.firstIndex(where: { $0.name == scenarioName }) {
         throw fail(
-          "$.screens[\"\(member.key)\"]",
-          "must be a screen kind, one of \(kinds.joined(separator: ", "))")
+          at,
+          "its scenario name '\(scenarioName)' is also that of '\(logNames[other])'; give each "
+            + "screen its own name")
       }
-      if map.screens.contains(where: { $0.name == member.key }) {
-        throw fail("$.screens[\"\(member.key)\"]", "listed twice; give each screen once")
-      }
-      map.screens.append((member.key, kind))
+      map.screens.append((scenarioName, kind))
+      logNames.append(member.key)
+    }
+    if logNames != map.screens.map(\.name) { map.logNames = logNames }
+    if map.screens.allSatisfy({ $0.kind == .onboarding || $0.kind == .launch }) {
+      // Onboarding would never be completed: a user who finishes it must reach some screen.
+      throw fail(
+        "$.screens",
+        "every screen is of kind onboarding (or the splash); give the screens users reach "
+          + "after onboarding their kinds (home, content, settings, ...)")
     }
     if map.screens.filter({ $0.kind == .launch }).count > 1 {
       throw fail("$.screens", "more than one screen of kind launch; the splash is one screen")
@@ -81,13 +126,16 @@ extension FitMap {
         throw fail("$.onboarding", "must be an array of screen names in order")
       }
       for (position, element) in elements.enumerated() {
+        // The log's name of a screen, or its scenario name: either names it.
         guard case .string(let name) = element.value,
-          map.screens.contains(where: { $0.name == name && $0.kind == .onboarding })
+          let index = logNames.firstIndex(of: name)
+            ?? map.screens.firstIndex(where: { $0.name == name }),
+          map.screens[index].kind == .onboarding
         else {
           throw fail(
             "$.onboarding[\(position)]", "must name a screen of kind onboarding in 'screens'")
         }
-        map.onboarding.append(name)
+        map.onboarding.append(map.screens[index].name)
       }
     } else {
       map.onboarding = map.screens.filter { $0.kind == .onboarding }.map(\.name)
@@ -98,7 +146,14 @@ extension FitMap {
       } catch {
         throw fail("$.session_timeout", error.message)
       }
-      guard map.sessionTimeout > 0 else { throw fail("$.session_timeout", "must be > 0") }
+      // Shorter than a minute, every screen view is a session of its own: no transition, no
+      // onboarding ever completed, nothing a scenario can be fitted from.
+      guard map.sessionTimeout >= Self.minimumSessionTimeout else {
+        throw fail(
+          "$.session_timeout",
+          "must be at least 1m: a shorter timeout splits every screen view into a session of "
+            + "its own (analytics SDKs use 30m)")
+      }
     }
     if let rule = try text("new_users") {
       guard let value = NewUserRule(rawValue: rule) else {
@@ -137,10 +192,72 @@ extension FitMap {
         guard let value else {
           throw fail("$.window.\(key)", "must be epoch seconds or an ISO 8601 timestamp")
         }
+        // Epoch seconds of years 0 to 9999: anything else is a typo that would make a
+        // horizon or an install window of 1e303 days.
+        guard value.isFinite, abs(value) <= Self.latestTimestamp else {
+          throw fail(
+            "$.window.\(key)",
+            "\(value) is not a time of the log; give epoch seconds (such as 1735689600) or an "
+              + "ISO 8601 timestamp")
+        }
         if key == "start" { map.windowStart = value } else { map.windowEnd = value }
+      }
+      if let start = map.windowStart, let end = map.windowEnd, start >= end {
+        throw fail(
+          "$.window",
+          "the window is empty or reversed (start \(Self.number(start)) is not before end "
+            + "\(Self.number(end))); give start before end")
       }
     }
     return map
+  }
+
+  /// The shortest `session_timeout` a map may give.
+  static let minimumSessionTimeout = 60.0
+  /// The largest epoch-seconds value a window may give (the end of year 9999).
+  static let latestTimestamp = 253_402_300_799.0
+
+  /// The scenario-name rule for a screen, with the fix: a name the fitted scenario can hold
+  /// (not `background`, which means leaving the app), and for a log name that breaks the rule
+  /// the map entry that gives it one.
+  static func checkScreenName(
+    _ name: String, logName: String, kind: ScreenKind, at path: String,
+    fail: (String, String) -> FitInputError
+  ) throws(FitInputError) {
+    let reserved = name == "background"
+    guard !NameRule.isValid(name) || reserved else { return }
+    let suggested = suggestedName(for: logName, kind: kind)
+    let entry =
+      "\(ConfigValue.string(logName).jsonText()): {\"kind\": \"\(kind.rawValue)\", \"name\": "
+      + "\"\(suggested)\"}"
+    throw fail(
+      path,
+      (reserved
+        ? "'background' is reserved in a scenario for leaving the app"
+        : "'\(name.prefix(80))' is not a scenario screen name (1 to 64 ASCII letters, digits, "
+          + "'_', '-' or '.', starting with a letter or digit)")
+        + "; give it a scenario name in the map: \(entry)")
+  }
+
+  /// A scenario name made from a log's display name: ASCII letters and digits kept, every run
+  /// of anything else a `-`, lower case; `screen` when nothing is left.
+  static func suggestedName(for logName: String, kind: ScreenKind) -> String {
+    var result = ""
+    for scalar in logName.unicodeScalars {
+      if scalar.isASCII,
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+          || ("0"..."9").contains(scalar)
+      {
+        result.unicodeScalars.append(scalar)
+      } else if !result.isEmpty, !result.hasSuffix("-") {
+        result += "-"
+      }
+    }
+    while result.hasSuffix("-") { result.removeLast() }
+    result = String(result.lowercased().prefix(48))
+    if result.isEmpty { result = "\(kind.rawValue)-screen" }
+    if result == "background" { result = "background-screen" }
+    return result
   }
 
   /// The map as a JSON file (what ``load(contentsOf:)`` reads back).
@@ -149,7 +266,12 @@ extension FitMap {
     var lines: [String] = []
     lines.append("  \"format\": \(quoted(format.rawValue))")
     lines.append("  \"name\": \(quoted(name))")
-    let screenLines = screens.map { "    \(quoted($0.name)): \(quoted($0.kind.rawValue))" }
+    let screenLines = zip(screens, logScreenNames).map { screen, logName in
+      logName == screen.name
+        ? "    \(quoted(logName)): \(quoted(screen.kind.rawValue))"
+        : "    \(quoted(logName)): {\"kind\": \(quoted(screen.kind.rawValue)), \"name\": "
+          + "\(quoted(screen.name))}"
+    }
     lines.append("  \"screens\": {\n\(screenLines.joined(separator: ",\n"))\n  }")
     lines.append("  \"onboarding\": [\(onboarding.map(quoted).joined(separator: ", "))]")
     lines.append("  \"session_timeout\": \(quoted(DurationText.format(sessionTimeout)))")

@@ -26,8 +26,13 @@ public struct FitMap: Sendable {
   public var format: Format = .generic
   /// The scenario's name (default: `fitted`).
   public var name = "fitted"
-  /// Screen names as the log writes them, in file order, with their kinds.
+  /// Each screen's name in the fitted scenario (following the scenario-name rule), in file
+  /// order, with its kind.
   public var screens: [(name: String, kind: ScreenKind)] = []
+  /// The name the log writes for each of ``screens`` (same order), when it is not the
+  /// scenario's: a display name such as `"Home Screen"` mapped to `home-screen` by the map's
+  /// `{"kind": "home", "name": "home-screen"}`. Empty: the log writes the scenario names.
+  public var logNames: [String] = []
   /// The onboarding screens in order (default: the screens of kind onboarding, in file order).
   public var onboarding: [String] = []
   /// A gap longer than this between two events of a user starts a new session (seconds),
@@ -54,10 +59,22 @@ public struct FitMap: Sendable {
 
   public init() {}
 
-  /// The index of each screen name.
+  /// The index of each screen's scenario name.
   public var screenIndex: [String: Int] {
     var index: [String: Int] = [:]
     for (position, screen) in screens.enumerated() { index[screen.name] = position }
+    return index
+  }
+
+  /// Each screen's name as the log writes it (``logNames``, else the scenario's).
+  public var logScreenNames: [String] {
+    logNames.count == screens.count ? logNames : screens.map(\.name)
+  }
+
+  /// The index of each screen by the name the log writes.
+  public var logIndex: [String: Int] {
+    var index: [String: Int] = [:]
+    for (position, name) in logScreenNames.enumerated() { index[name] = position }
     return index
   }
 

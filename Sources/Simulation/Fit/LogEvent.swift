@@ -38,8 +38,8 @@ struct _LogParser {
   init(map: FitMap, file: String) {
     self.map = map
     self.file = file
-    screenIndex = map.screenIndex
-    screenNames = map.screens.map(\.name)
+    screenIndex = map.logIndex
+    screenNames = map.logScreenNames
   }
 
   func error(_ line: Int, _ message: String) -> FitInputError {

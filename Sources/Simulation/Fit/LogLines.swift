@@ -8,14 +8,38 @@
 /// Line ends are `\n` or `\r\n`; a last line without an end is still a line. Each line is
 /// checked to be valid UTF-8 before it is handed on.
 enum _LogLines {
+  /// The longest line read: memory stays bounded on a file without line breaks.
+  static let maximumLineLength = 1 << 20
+
   /// Calls `body(lineNumber, bytes)` for every line of `path` (1-based numbers).
   ///
-  /// - Complexity: O(file size); memory O(chunk + longest line).
+  /// Refuses a folder, a FIFO or a device (it may never end) and a line over
+  /// ``maximumLineLength`` bytes.
+  ///
+  /// - Complexity: O(file size); memory O(chunk + ``maximumLineLength``).
   static func forEach(
     in path: String, _ body: (Int, ArraySlice<UInt8>) throws(FitInputError) -> Void
   ) throws(FitInputError) {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw FitInputError(
+        file: path,
+        message: "cannot open the log (\(String(cString: strerror(errno)))); check the path")
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR:
+      throw FitInputError(file: path, message: "is a folder, not a log; name the log file itself")
+    default:
+      // A FIFO or a device (`/dev/zero`) may never end: only a file has a size to stream.
+      throw FitInputError(
+        file: path,
+        message: "is not a regular file (a pipe, FIFO or device); save the log to a file first")
+    }
     guard let file = fopen(path, "rb") else {
-      throw FitInputError(file: path, message: "cannot open the log; check the path")
+      throw FitInputError(
+        file: path,
+        message: "cannot open the log (\(String(cString: strerror(errno)))); check the path")
     }
     defer { fclose(file) }
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -49,6 +73,12 @@ enum _LogLines {
         start = position + 1
       }
       pending.append(contentsOf: chunk[start..<read])
+      if pending.count > maximumLineLength {
+        throw FitInputError(
+          file: path, line: number + 1,
+          message: "the line is longer than \(maximumLineLength >> 20) MiB (no line break in it?); "
+            + "a screen view is one short line: check the file is a log of the map's format")
+      }
     }
     if !pending.isEmpty { try emit(pending[...]) }
   }

@@ -20,7 +20,9 @@ extension _ScenarioDraft {
       ))
     var window = "{\"start\": \"0s\", \"end\": \(Self.duration(horizon))}"
     if let seen = observations.newUserFirstSeen {
-      let start = max(0, seen.lowerBound - windowStart)
+      // Inside the horizon whatever the map's window: a window far wider than the log must
+      // not make an install window past the horizon (or of 1e303 days).
+      let start = min(max(0, seen.lowerBound - windowStart), max(0, horizon - 1))
       let end = min(horizon, max(seen.upperBound - windowStart, start + 1))
       window = "{\"start\": \(Self.duration(start)), \"end\": \(Self.duration(end))}"
       estimates.append(

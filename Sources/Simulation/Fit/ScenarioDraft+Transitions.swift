@@ -70,12 +70,20 @@ extension _ScenarioDraft {
     if let returning {
       returningName = screens[returning].name
     } else {
-      returningName = "home"
+      // A name of its own: the map may already call an onboarding screen `home`.
+      let taken = Set(screens.map(\.name) + [launchName, newUserName])
+      var name = "home"
+      var suffix = 2
+      while taken.contains(name) {
+        name = "home-\(suffix)"
+        suffix += 1
+      }
+      returningName = name
       screenLines.append(
-        "    {\"name\": \"home\", \"kind\": \"home\", \"dwell\": {\"lognormal\": {\"median\": "
-          + "\"10s\", \"sigma\": 0.8}}, \"transitions\": {\"background\": 1}}")
+        "    {\"name\": \(Self.quoted(name)), \"kind\": \"home\", \"dwell\": {\"lognormal\": "
+          + "{\"median\": \"10s\", \"sigma\": 0.8}}, \"transitions\": {\"background\": 1}}")
       defaults.append(
-        "a home screen 'home': the log shows no screen of another kind than onboarding")
+        "a home screen '\(name)': the log shows no screen of another kind than onboarding")
     }
     if map.screenIndex[newUserName] == nil {
       screenLines.append(

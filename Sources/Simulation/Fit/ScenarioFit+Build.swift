@@ -22,8 +22,10 @@ extension ScenarioFit {
     } catch {
       throw FitInputError(
         file: files.joined(separator: ", "),
-        message: "the fitted scenario does not validate (\(error.description)); the log is "
-          + "unusual or this is a bug: please report it with the map")
+        message: "the fitted scenario does not validate (\(error.description)); the log does "
+          + "not show what the map says (for example no user ever leaves the onboarding screens "
+          + "for another kind): check the map's kinds and onboarding order; if they are right, "
+          + "please report it with the map")
     }
     return FitResult(
       scenarioJSON: json, scenario: scenario, observations: observations,

@@ -70,21 +70,65 @@ public enum ScenarioFit {
         file: files.joined(separator: ", "),
         message: "no screen views found; check the map's format and screen_view_event")
     }
+    try refuseDegenerate(observations, files: files)
     return try build(observations, map: map, files: files)
+  }
+
+  /// Refuses a log from which no dwell can be estimated, saying why: every screen's complete
+  /// dwells take one value (all rows of a user at one timestamp make every dwell 0, read as
+  /// half the timestamp resolution), so every fit would be a point mass and every KS 1.
+  static func refuseDegenerate(
+    _ observations: FitObservations, files: [String]
+  ) throws(FitInputError) {
+    let estimable = observations.dwell.contains { reservoir in
+      Set(reservoir.items.lazy.filter { !$0.censored }.map(\.seconds)).count >= 2
+    }
+    guard !estimable else { return }
+    let complete = observations.completeDwells.reduce(0, +)
+    throw FitInputError(
+      file: files.joined(separator: ", "),
+      message: "nothing can be estimated from this log: "
+        + (complete == 0
+          ? "no screen view has a complete dwell (each is a session's last)"
+          : "every screen's \(complete) complete dwells take a single value (rows with one "
+            + "timestamp per user, or per session?)")
+        + "; a dwell is the time from a screen view to the user's next event, so the log needs "
+        + "real timestamps, several screen views per session")
   }
 
   /// One pass over the logs: memory bounded by the number of users, not of rows.
   public static func read(files: [String], map: FitMap) throws(FitInputError) -> FitObservations {
     var builder = _SessionBuilder(map: map)
+    var outside = 0
+    var seen: ClosedRange<Double>?
     for file in files {
       var parser = _LogParser(map: map, file: file)
       try _LogLines.forEach(in: file) { (line, bytes) throws(FitInputError) in
         guard let event = try parser.parse(line, bytes) else { return }
+        seen =
+          seen.map { min($0.lowerBound, event.time)...max($0.upperBound, event.time) }
+          ?? event.time...event.time
         // Events outside the map's window are not part of the observation.
-        if let start = map.windowStart, event.time < start { return }
-        if let end = map.windowEnd, event.time > end { return }
+        if let start = map.windowStart, event.time < start {
+          outside += 1
+          return
+        }
+        if let end = map.windowEnd, event.time > end {
+          outside += 1
+          return
+        }
         try builder.add(event, file: file, line: line)
       }
+    }
+    if builder.observations.screenViews == 0, outside > 0, let seen {
+      // Not a format problem: the window and the log do not meet.
+      throw FitInputError(
+        file: files.joined(separator: ", "),
+        message: "none of the log's \(outside) events falls inside the map's window ("
+          + "\(map.windowStart.map { FitMap.number($0) } ?? "the first event") to "
+          + "\(map.windowEnd.map { FitMap.number($0) } ?? "the last event")); the log runs from "
+          + "\(FitMap.number(seen.lowerBound)) to \(FitMap.number(seen.upperBound)) (epoch seconds): "
+          + "fix the map's window or drop it")
     }
     let end = map.windowEnd ?? builder.observations.lastTime
     return builder.finish(windowEnd: end)

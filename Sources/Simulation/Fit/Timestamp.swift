@@ -89,7 +89,10 @@ public enum Timestamp {
       index += 1
       guard let offsetHours = digits(2) else { return nil }
       _ = expect(":")
-      guard let offsetMinutes = digits(2) else { return nil }
+      // Real offsets run from -12:00 to +14:00; `+99:99` is a typo, not a time.
+      guard let offsetMinutes = digits(2), offsetMinutes < 60,
+        offsetHours * 60 + offsetMinutes <= 14 * 60
+      else { return nil }
       seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
     } else if Array(bytes[index...]) == Array(" UTC".utf8) {
       index = bytes.endIndex

@@ -39,8 +39,28 @@ extension _ScenarioDecoder {
     }
   }
 
-  /// Refuses a cycle of screens whose dwell times are all zero: a user going round it would
-  /// never let simulated time advance, so the run would not end.
+  /// The longest a dwell can be, or `nil` when it has no upper bound.
+  static func upperBound(_ dwell: DistributionSpec?) -> Double? {
+    switch dwell {
+    case .fixed(let value)?: value
+    case .uniform(_, let high)?: high
+    case .empirical(let values, _)?: values.max()
+    default: nil
+    }
+  }
+
+  /// Whether a dwell is so short that going round screens of it for the horizon would take
+  /// more events than a run allows (``EngineLimits/eventsPerUser``): what `run` would stop at
+  /// (exit 1), refused here instead. Zero dwells are the extreme case.
+  func isInstant(_ dwell: DistributionSpec?) -> Bool {
+    if Self.isAlwaysZero(dwell) { return true }
+    guard let horizon = screenHorizon, let bound = Self.upperBound(dwell) else { return false }
+    return bound * Double(EngineLimits.eventsPerUser) < horizon
+  }
+
+  /// Refuses a cycle of screens whose dwell times are all zero, or all so short that a
+  /// user going round them for the horizon would take more events than a run allows: a run
+  /// would not end, or stop at the event budget (``isInstant(_:)``).
   ///
   /// - Complexity: O(*V* + *E*): screens off every such cycle are peeled away by in- and
   ///   out-degree; what remains lies on one.
@@ -49,7 +69,7 @@ extension _ScenarioDecoder {
   ) {
     let count = drafts.count
     let instant = (0..<count).map {
-      drafts[$0].kind != .launch && Self.isAlwaysZero(drafts[$0].dwell)
+      drafts[$0].kind != .launch && isInstant(drafts[$0].dwell)
     }
     var outgoing = [[Int]](repeating: [], count: count)
     var incoming = [[Int]](repeating: [], count: count)
@@ -78,11 +98,18 @@ extension _ScenarioDecoder {
     let looping = (0..<count).filter { !removed[$0] }
     guard let first = looping.first else { return }
     let shown = Self.list(looping.map { "'\(names[$0])'" }, limit: 6)
+    let allZero = looping.allSatisfy { Self.isAlwaysZero(drafts[$0].dwell) }
+    let longest = (screenHorizon ?? 0) / Double(EngineLimits.eventsPerUser)
     report(
       _JSONPath.member(drafts[first].path, "dwell"),
       drafts[first].node["dwell"] ?? drafts[first].node,
-      "screens \(shown) lead to one another and all have a dwell of 0 s, so simulated time "
-        + "would stand still while a user goes round them; give at least one of them a "
-        + "positive dwell (for example \"1s\")")
+      allZero
+        ? "screens \(shown) lead to one another and all have a dwell of 0 s, so simulated time "
+          + "would stand still while a user goes round them; give at least one of them a "
+          + "positive dwell (for example \"1s\")"
+        : "screens \(shown) lead to one another and none can last longer than "
+          + "\(DurationText.format(longest)), so a user going round them over the horizon "
+          + "would take more than the \(EngineLimits.eventsPerUser) events a run allows per "
+          + "user (run would stop); give at least one of them a longer dwell (for example \"1s\")")
   }
 }

@@ -67,6 +67,7 @@ extension _ScenarioDecoder {
     let seed = top["seed"].map { readSeed($0, at: top.path("seed")) } ?? ScenarioLoader.defaultSeed
     let population = field(top, "population") { $0.readPopulation($1, at: $2, horizon: horizon) }
     newUserShare = population?.newUserShare
+    screenHorizon = horizon
     let sessions = field(top, "sessions") { $0.readSessions($1, at: $2) }
     let graph = readScreens(
       top["screens"], screensPath: top.path("screens"), entriesNode: top["entries"],

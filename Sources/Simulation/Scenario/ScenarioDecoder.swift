@@ -13,6 +13,8 @@ struct _ScenarioDecoder {
   var suggestionBudget = 20_000
   /// The horizon, once read: bounds what recurring messages may cost (``checkIssuanceBound``).
   var messageHorizon: Double?
+  /// The horizon, once read, for the screens' checks (``checkInstantCycles``).
+  var screenHorizon: Double?
   /// `population.new_user_share` once read (`nil`: absent or invalid): with 0, no user
   /// onboards and `entries.new_user` may be left out.
   var newUserShare: Double?

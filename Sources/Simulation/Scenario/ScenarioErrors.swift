@@ -20,8 +20,11 @@ public struct ScenarioErrors: Error, Equatable, Sendable, CustomStringConvertibl
     self.problems = problems
   }
 
-  /// One line per problem: `FILE: $.path: what is wrong; how to fix`.
+  /// One line per problem: `FILE: $.path: what is wrong; how to fix`. Each line goes through
+  /// ``TerminalText/quoted(_:limit:)``: a file name or a value echoed from the file can
+  /// neither act on the terminal nor break its line into a forged one.
   public var description: String {
-    problems.map { "\(file): \($0)" }.joined(separator: "\n")
+    problems.map { TerminalText.quoted("\(file): \($0)", limit: TerminalText.lineLimit) }
+      .joined(separator: "\n")
   }
 }
