@@ -20,7 +20,8 @@ enum _FileSystem {
     "summary.csv", "paired.csv", "by-screen.csv", "by-reason.csv", "by-segment.csv",
     "replications.csv", "decision.csv", "manifest.json", "report.html", "messages.csv",
     "events.csv", "events-map.json", "sweep.csv", "pareto.csv", "robust.csv",
-    "robust-summary.csv", "robust-tornado.csv", "recommended-policy.json",
+    "robust-summary.csv", "robust-tornado.csv", "recommended-policy.json", "tune.csv",
+    "tuned-policy.json", "tuned-scenario-policy.json",
   ]
 
   static func text(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `deferral-sim tune` as a user runs it: its files, a second tune into the same folder, the
+/// policy file the app loads, and a bad tune file refused with its JSON paths.
+@Suite("tune end to end")
+struct TuneEndToEndTests {
+  static let tiny = #"""
+    {"base": {"preset": "deadline-aware"},
+     "knobs": {"sheets_per_break": {"integer": [1, 2]}, "gate.home": {"choices": ["open", "closed"]}},
+     "compare": ["storekit-auto"],
+     "search": {"candidates": 4, "users": 100, "replications": 2, "finalists": 2},
+     "selection": {"alpha": 0.05, "delta": 50, "users": 100, "initial_replications": 3,
+                   "max_replications": 4},
+     "seed": 5}
+    """#
+
+  @Test func writesItsFilesAndRunsAgainIntoTheSameFolder() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try Self.tiny.write(to: file, atomically: true, encoding: .utf8)
+    let out = folder.appendingPathComponent("out")
+    let first = try ToolRunner.run(["tune", file.path, "--out", out.path, "--quiet", "-j", "2"])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("Selection among 3"))
+    let csv = try RunEndToEndTests.read(out, "tune.csv")
+    let rows = RunEndToEndTests.rows(csv)
+    #expect(
+      rows[0] == [
+        "stage", "policy", "sheets_per_break", "gate.home", "users", "replications",
+        "value_per_1k_users", "half_width_95", "feasible",
+      ])
+    // Round 1: 4 candidates; round 2: the better 2 with twice the users; then the selection
+    // of those 2 and storekit-auto.
+    #expect(
+      rows.dropFirst().map { $0[0] } == Array(repeating: "round 1", count: 4)
+        + ["round 2", "round 2", "selection", "selection", "selection"])
+    #expect(rows[5][4] == "200")
+    let policy = try RunEndToEndTests.read(out, "tuned-policy.json")
+    #expect(policy.contains(#""format": "deferral-sim-policy""#))
+    let scenarioPolicy = try RunEndToEndTests.read(out, "tuned-scenario-policy.json")
+    #expect(scenarioPolicy.contains(#""name": "tuned""#))
+    // The same file, seed and a different --jobs: the same tune.csv, into the same folder.
+    let second = try ToolRunner.run(["tune", file.path, "--out", out.path, "--quiet", "-j", "1"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(try RunEndToEndTests.read(out, "tune.csv") == csv)
+  }
+
+  @Test func aBadTuneFileNamesItsPathsAndExits2() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("bad.json")
+    try #"{"base": "deadline-aware", "knobs": {"sheets_per_break": {"integer": [3, 1]}}}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    let result = try ToolRunner.run([
+      "tune", file.path, "--out", folder.appendingPathComponent("o").path,
+    ])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("$.knobs.sheets_per_break.integer"))
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("o").path))
+  }
+}
