@@ -186,7 +186,7 @@ public enum Engine {
       // `deferral-bench`). Both are deterministic, so results are unchanged.
       let world = CompiledScenario(world.scenario)
       let configurations = configurations.map { $0.withOwnStorage() }
-      var simulator = UserSimulator(world: world, sink: makeSink(-1))
+      var simulator = UserSimulator(scenario: world, sink: makeSink(-1))
       if options.countsVariates { simulator.startCountingVariates() }
       let lanes = configurations.map(_PolicyLane.init)
       if shares { simulator.prepareLanes(configurations) }
@@ -294,7 +294,7 @@ public enum Engine {
     _ world: CompiledScenario, policy: PolicyConfiguration, seed: UInt64, replication: Int,
     user: Int
   ) -> (steps: [TraceStep], outcomes: [MessageOutcome], tally: Tally) {
-    var simulator = UserSimulator(world: world, sink: TraceRecorder())
+    var simulator = UserSimulator(scenario: world, sink: TraceRecorder())
     var tally = Tally(screenCount: world.scenario.screens.count)
     simulator.run(
       seed: seed, replication: replication, user: user, policyIndex: 0, policy: policy,

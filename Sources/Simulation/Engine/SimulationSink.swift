@@ -156,15 +156,15 @@ extension UserSimulator {
   mutating func trace(_ what: TraceWhat, message: Int) {
     guard Sink.recordsSteps || (Sink.recordsJourney && what.isJourney) else { return }
     let step = TraceStep(
-      time: life.now, screen: life.currentScreen, what: what, message: message,
-      reason: message >= 0 ? messages[message].reason : nil)
+      time: world.now, screen: world.currentScreen, what: what, message: message,
+      reason: message >= 0 ? world.messages[message].reason : nil)
     // On a shared trunk the step belongs to every policy: it waits for each one's sink.
     if inTrunk { trunk.steps.append(step) } else { sink.step(step) }
   }
 
   /// Gives the sink what became of each message of the user just simulated (`messages.csv`).
   mutating func emitOutcomes() {
-    for (index, record) in messages.enumerated() {
+    for (index, record) in world.messages.enumerated() {
       sink.outcome(
         MessageOutcome(
           message: index, reason: record.reason, issuedAt: record.issuedAt,
@@ -195,7 +195,7 @@ extension UserSimulator {
     }
     sink.step(
       TraceStep(
-        time: life.now, screen: life.currentScreen, what: .policy, message: -1, reason: nil,
+        time: world.now, screen: world.currentScreen, what: .policy, message: -1, reason: nil,
         decision: TraceDecision(choice, wakeAt: actions.wakeAt)))
   }
 }

@@ -19,7 +19,7 @@ struct _PolicyEffect: Equatable {
 
 /// The branches of a forked user, simulated in groups (``UserSimulator/runGroups(fork:tallies:)``).
 struct _BranchGroups {
-  /// The policies of the group being simulated, the first one's answers applied to the world.
+  /// The policies of the group being simulated, the first one's answers applied to the compiled.
   var members: [Int] = []
   /// Groups still to simulate from the fork: policies that parted from a group.
   var pending: [[Int]] = []
@@ -37,7 +37,7 @@ struct _BranchGroups {
 /// A forked user's branches, shared lazily: policies stay in one group, whose world is
 /// simulated once, while every member answers every event with the same effect on the world
 /// (``_PolicyEffect``: the same display attempts and the same timer). Each member's lane hears
-/// every event, with its own policy stream (bank slot 5 + p, as in its own branch). At the
+/// every event, with its own policy stream (``_Trunk/policySlot(_:)``, as in its own branch). At the
 /// first event where a member answers differently from the group's first member, the member
 /// leaves the group: the group goes on with the first member's answer, and the members that
 /// left are simulated again from the fork, as a group of their own (which may part again).
@@ -53,7 +53,7 @@ extension UserSimulator {
   }
 
   /// The bank slot of policy `policy`'s stream while its group runs.
-  func workSlot(_ policy: Int) -> Int { 5 + trunk.lanes.count + policy }
+  func workSlot(_ policy: Int) -> Int { trunk.policySlot(trunk.lanes.count + policy) }
 
   /// Simulates the branches of a user forked at `fork` (the state as ``saveFork(budget:)``
   /// kept it) in groups, adding each policy's branch to `tallies[policy]`. Returns `false`
@@ -72,7 +72,7 @@ extension UserSimulator {
       let generator = policyStream.generator
       for policy in group {
         branchLanes[policy] = trunk.lanes[policy]
-        trunk.bank.restore(generator, from: 5 + policy)
+        trunk.bank.restore(generator, from: trunk.policySlot(policy))
         trunk.bank.save(generator, to: workSlot(policy))
       }
       groups.members = group
@@ -104,7 +104,7 @@ extension UserSimulator {
   ) {
     finishUser(tally: &tally, since: before, countsUser: false, outcomes: false)
     // Consent latencies by segment are durations too: recorded into each member below.
-    let segment = UserSegment.of(isNew: life.profile.isNew, subscriber: life.profile.subscriber)
+    let segment = UserSegment.of(isNew: world.profile.isNew, subscriber: world.profile.subscriber)
       .rawValue
     if !tally.segments[segment].consentLatency.isEmpty {
       tally.segments[segment].consentLatency = LatencyHistogram()
@@ -120,7 +120,7 @@ extension UserSimulator {
           tallies[policy].hold[lane].record(duration.seconds)
         }
       }
-      for record in messages
+      for record in world.messages
       where record.reason == .priceIncreaseConsent && record.state == .displayed {
         tallies[policy].segments[segment].consentLatency.record(
           record.displayedAt - record.issuedAt)
@@ -151,7 +151,7 @@ extension UserSimulator {
     let draws: Bool
     if case .processLaunched = event { draws = true } else { draws = false }
     let generator = policyStream.generator
-    let now = life.now
+    let now = world.now
     var kept = 0
     var parted = false
     for rank in groups.members.indices {
@@ -186,15 +186,15 @@ extension UserSimulator {
     case .keep:
       break
     case .cancel:
-      life.timerEpoch &+= 1
+      world.timerEpoch &+= 1
     case .wake(let time):
-      life.timerEpoch &+= 1
-      queue.push(time: time, payload: _Event(kind: .policyTimer, epoch: life.timerEpoch))
+      world.timerEpoch &+= 1
+      world.queue.push(time: time, payload: _Event(kind: .policyTimer, epoch: world.timerEpoch))
     }
   }
 
   /// What `lane` does in answer to `event` at `now`, as ``tell(_:tally:)`` and
-  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the world.
+  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the compiled.
   static func answer(
     _ event: PolicyEvent, at now: Double, lane: inout _PolicyLane, stream: inout RandomStream,
     actions: inout PolicyActions, effect: inout _PolicyEffect

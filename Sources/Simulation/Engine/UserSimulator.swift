@@ -7,25 +7,17 @@ import MessageDeferral
 /// no tracing at all, while `deferral-sim trace` runs the very same code with a sink that
 /// records every step.
 struct UserSimulator<Sink: SimulationSink>: ~Copyable {
-  let world: CompiledScenario
+  /// The scenario, compiled: samplers and tables, read-only.
+  let compiled: CompiledScenario
   var sink: Sink
 
-  // Random streams, one per purpose, reseeded for every (replication, user).
-  var journey: RandomStream
-  var appStore: RandomStream
-  /// Who the user is (new or existing, subscriber, install time): a stream of its own, so a
-  /// sweep over message rates keeps the very same users.
-  var population: RandomStream
-  var scene: RandomStream
-  var sheet: RandomStream
+  /// The user's life at this instant: one value (``_World``), forked by assignment.
+  var world = _World()
+  /// The world's random streams, one per purpose (``_WorldStreams``).
+  var streams = _WorldStreams()
   /// The policy's own draws: when its listener exists after each cold launch.
   var policyStream: RandomStream
 
-  var queue = EventQueue<_Event>(minimumCapacity: 64)
-  var messages: ContiguousArray<_MessageRecord> = []
-  /// The messages' indices in issue-time order (ties in index order), fixed once they are
-  /// drawn: how ``advanceArrivals()`` keeps count of what StoreKit holds without a scan.
-  var issueOrder: ContiguousArray<Int32> = []
   var actions = PolicyActions()
   /// The policy being simulated: its coordinator and listener.
   var lane: _PolicyLane
@@ -35,8 +27,6 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var user = 0
   var policyIndex = 0
 
-  /// The user's state.
-  var life = _Life()
   /// Set when the last ``run`` stopped at ``EngineLimits/eventsPerUser``: what looped.
   var budgetExceeded: EngineError?
 
@@ -61,14 +51,9 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var leadEffect = _PolicyEffect()
   var memberEffect = _PolicyEffect()
 
-  init(world: CompiledScenario, sink: Sink) {
-    self.world = world
+  init(scenario compiled: CompiledScenario, sink: Sink) {
+    self.compiled = compiled
     self.sink = sink
-    journey = RandomStream(seed: 0, replication: 0, user: 0, purpose: .journey)
-    appStore = RandomStream(seed: 0, replication: 0, user: 0, purpose: .appStore)
-    population = RandomStream(seed: 0, replication: 0, user: 0, purpose: .population)
-    scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
-    sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
     policyStream = RandomStream(seed: 0, replication: 0, user: 0, purpose: .policy)
     lane = _PolicyLane(PolicyConfiguration())
   }
@@ -109,26 +94,20 @@ extension UserSimulator {
   mutating func beginUser(seed: UInt64, replication: Int, user: Int) {
     self.replication = replication
     self.user = user
-    journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
-    appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
-    population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
-    scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
-    sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
+    streams.reseed(seed: seed, replication: replication, user: user)
     policyStream.reseed(seed: seed, replication: replication, user: user, purpose: .policy)
-    queue.removeAll(keepingCapacity: true)
-    messages.removeAll(keepingCapacity: true)
-    life = _Life()
+    world.reset()
     budgetExceeded = nil
   }
 
   /// Handles events until the horizon, starting with `first` when given (an event already
-  /// popped, at ``_Life/now``). With `forkAtDelivery`, stops before handling an event that
+  /// popped, at ``_World/now``). With `forkAtDelivery`, stops before handling an event that
   /// would deliver a message to the app, and returns it: the first moment policies can differ.
   /// Stops early, with ``budgetExceeded`` set, when `budget` runs out.
   mutating func simulate(
     from first: _Event?, tally: inout Tally, budget: inout Int, forkAtDelivery: Bool
   ) -> _Event? {
-    let horizon = world.scenario.horizon
+    let horizon = compiled.scenario.horizon
     var next = first
     while true {
       let event: _Event
@@ -136,8 +115,8 @@ extension UserSimulator {
         event = first
         next = nil
       } else {
-        guard let (time, popped) = queue.popMin(), time <= horizon else { break }
-        life.now = time
+        guard let (time, popped) = world.queue.popMin(), time <= horizon else { break }
+        world.now = time
         if forkAtDelivery, deliversMessage(popped) { return popped }
         event = popped
       }
@@ -145,9 +124,10 @@ extension UserSimulator {
       budget &-= 1  // Counts down from a positive Int: cannot wrap.
       if budget == 0 {
         budgetExceeded = .eventBudgetExceeded(
-          replication: replication, user: user, simulatedTime: life.now, horizon: horizon,
-          screen: life.currentScreen >= 0 ? world.scenario.screens[life.currentScreen].name : nil)
-        queue.removeAll()
+          replication: replication, user: user, simulatedTime: world.now, horizon: horizon,
+          screen: world.currentScreen >= 0
+            ? compiled.scenario.screens[world.currentScreen].name : nil)
+        world.queue.removeAll()
         break
       }
     }
@@ -159,30 +139,22 @@ extension UserSimulator {
   mutating func finishUser(
     tally: inout Tally, since before: _SegmentSnapshot, countsUser: Bool, outcomes: Bool
   ) {
-    life.now = world.scenario.horizon
+    world.now = compiled.scenario.horizon
     creditScreenTime(tally: &tally)
     finish(tally: &tally)
     if outcomes, Sink.recordsOutcomes { emitOutcomes() }
     addToSegment(since: before, tally: &tally, countsUser: countsUser)
-    if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
+    if streams.countsVariates { drainVariateCounts(into: &tally) }
   }
 
   /// Makes every stream count the variates it draws (see ``RunOptions/countsVariates``).
   mutating func startCountingVariates() {
-    journey.variateCounts = VariateCounts()
-    appStore.variateCounts = VariateCounts()
-    population.variateCounts = VariateCounts()
-    scene.variateCounts = VariateCounts()
-    sheet.variateCounts = VariateCounts()
+    streams.startCountingVariates()
     policyStream.variateCounts = VariateCounts()
   }
 
   mutating func drainVariateCounts(into tally: inout Tally) {
-    journey.drainVariateCounts(into: &tally.variates)
-    appStore.drainVariateCounts(into: &tally.variates)
-    population.drainVariateCounts(into: &tally.variates)
-    scene.drainVariateCounts(into: &tally.variates)
-    sheet.drainVariateCounts(into: &tally.variates)
+    streams.drainVariateCounts(into: &tally.variates)
     policyStream.drainVariateCounts(into: &tally.variates)
   }
 
@@ -190,41 +162,41 @@ extension UserSimulator {
   /// them (from the App Store stream), so that every policy sees the same user and the same
   /// messages.
   mutating func drawProfileAndMessages() {
-    let population = world.scenario.population
-    let horizon = world.scenario.horizon
-    let isNew = self.population.bernoulli(population.newUserShare)
+    let population = compiled.scenario.population
+    let horizon = compiled.scenario.horizon
+    let isNew = streams.population.bernoulli(population.newUserShare)
     var subscriber: Bool
     var lapsed: Bool
     var installAt = 0.0
     if isNew {
       let window = population.installWindow
       installAt =
-        window.lowerBound + self.population.uniform() * (window.upperBound - window.lowerBound)
-      subscriber = self.population.bernoulli(population.returningSubscriberShare)
+        window.lowerBound + streams.population.uniform() * (window.upperBound - window.lowerBound)
+      subscriber = streams.population.bernoulli(population.returningSubscriberShare)
       lapsed = false
     } else {
-      subscriber = self.population.bernoulli(population.subscriberShare)
+      subscriber = streams.population.bernoulli(population.subscriberShare)
       lapsed = !subscriber
     }
-    life.profile = _UserProfile(
+    world.profile = _UserProfile(
       isNew: isNew, installAt: installAt, subscriber: subscriber, lapsed: lapsed)
-    life.completedOnboarding = !isNew
+    world.completedOnboarding = !isNew
     // A returning subscriber's App Store account has history before the install; a brand-new
     // user's starts at the install.
     let accountStart = isNew && !subscriber ? installAt : 0
 
-    if let campaign = world.scenario.messages.consent, subscriber {
-      let chosen = appStore.bernoulli(campaign.audienceShare)
-      let offset = appStore.uniform() * campaign.rolloutWindow
-      let deadline = world.consentDeadline!.draw(&appStore)
-      let expiry = world.consentExpiry?.draw(&appStore) ?? .infinity
+    if let campaign = compiled.scenario.messages.consent, subscriber {
+      let chosen = streams.appStore.bernoulli(campaign.audienceShare)
+      let offset = streams.appStore.uniform() * campaign.rolloutWindow
+      let deadline = compiled.consentDeadline!.draw(&streams.appStore)
+      let expiry = compiled.consentExpiry?.draw(&streams.appStore) ?? .infinity
       let issuedAt = campaign.start + offset
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(
           .priceIncreaseConsent, at: issuedAt, deadline: issuedAt + deadline, expiry: expiry)
       }
     }
-    for (index, process) in world.scenario.messages.recurring.enumerated() {
+    for (index, process) in compiled.scenario.messages.recurring.enumerated() {
       let inAudience: Bool
       switch process.audience {
       case .subscribers: inAudience = subscriber
@@ -234,26 +206,26 @@ extension UserSimulator {
       guard inAudience else { continue }
       var time = accountStart
       while true {
-        time += world.recurringGap[index].draw(&appStore)
+        time += compiled.recurringGap[index].draw(&streams.appStore)
         guard time < horizon else { break }
-        let expiry = world.recurringExpiry[index]?.draw(&appStore) ?? .infinity
+        let expiry = compiled.recurringExpiry[index]?.draw(&streams.appStore) ?? .infinity
         addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
       }
     }
     issueCampaigns(accountStart: accountStart)
     issueBillingRenewals(accountStart: accountStart)
-    let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
-    queue.push(time: firstOpen, payload: _Event(kind: .open))
+    let firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
+    world.queue.push(time: firstOpen, payload: _Event(kind: .open))
     orderArrivals()
   }
 
   mutating func addMessage(_ reason: Reason, at time: Double, deadline: Double, expiry: Double) {
-    let index = Int32(messages.count)
-    messages.append(
+    let index = Int32(world.messages.count)
+    world.messages.append(
       _MessageRecord(reason: reason, issuedAt: time, deadline: deadline, expiresAt: time + expiry))
-    queue.push(time: time, payload: _Event(kind: .issue, index: index))
+    world.queue.push(time: time, payload: _Event(kind: .issue, index: index))
     if expiry.isFinite {
-      queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index))
+      world.queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index))
     }
   }
 }
