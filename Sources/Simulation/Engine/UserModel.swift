@@ -25,9 +25,28 @@ struct _Event: Sendable {
     case policyTimer
   }
 
+  /// What a display attempt came to: the payload of a `displayResult` event.
+  enum DisplayResult: UInt8, Sendable {
+    /// The sheet went up (or StoreKit showed nothing for a message no longer pending).
+    case succeeded
+    /// No foreground-active scene.
+    case noActiveScene
+    /// The presentation failed (the scenario's display failure probability).
+    case presentationFailed
+
+    /// What the policy hears of it.
+    func event(for id: MessageID) -> PolicyEvent {
+      switch self {
+      case .succeeded: .displaySucceeded(id)
+      case .noActiveScene: .displayFailed(id, .noActiveScene)
+      case .presentationFailed: .displayFailed(id, .presentationFailed)
+      }
+    }
+  }
+
   var kind: Kind
-  /// Result code for `displayResult`: 0 success, 1 no active scene, 2 presentation failed.
-  var code: UInt8 = 0
+  /// For `displayResult`: what the attempt came to.
+  var result = DisplayResult.succeeded
   var epoch: UInt32 = 0
   var index: Int32 = 0
 }
@@ -164,7 +183,7 @@ struct _PolicyLane: Sendable {
   ) -> (toStoreKit: Bool, policySkips: Bool) {
     switch event {
     case .processLaunched:
-      listenerReadyAt = now + delay.draw(&stream)
+      listenerReadyAt = now + delay.draw(&stream, at: now)
       return (true, false)
     case .processTerminated, .sceneActivated, .sceneDeactivated:
       return (true, false)

@@ -88,22 +88,4 @@ extension UserSimulator {
     }
     world.messages[index].state = state
   }
-
-  /// Whether handling `event` now would deliver a message to the app: the first moment a
-  /// policy can act, so where a shared trunk forks. Mirrors the `.issue` and `.fetch` cases of
-  /// ``handle(_:tally:)`` and ``deliverHeldMessages(tally:)``; ``deliver(_:tally:)`` traps on
-  /// a trunk, so a delivery this misses cannot pass unnoticed.
-  mutating func deliversMessage(_ event: _Event) -> Bool {
-    switch event.kind {
-    case .issue:
-      return world.processAlive && world.inForeground
-        && world.messages[Int(event.index)].state == .pending
-    case .fetch:
-      guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
-      return compiled.scenario.sessions.delivery == .everyForeground
-        ? hasArrivedPending : hasUndelivered
-    default:
-      return false
-    }
-  }
 }

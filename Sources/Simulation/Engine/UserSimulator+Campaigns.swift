@@ -20,7 +20,9 @@ extension UserSimulator {
       let chosen = streams.appStore.bernoulli(campaign.audienceShare)
       let offset =
         campaign.rolloutWindow > 0 ? streams.appStore.uniform() * campaign.rolloutWindow : 0
-      let expiry = compiled.campaignExpiry[index]?.draw(&streams.appStore) ?? .infinity
+      let expiry =
+        compiled.campaignExpiry[index]?.draw(&streams.appStore, at: campaign.start + offset)
+        ?? .infinity
       let issuedAt = campaign.start + offset
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(campaign.reason, at: issuedAt, deadline: .infinity, expiry: expiry)

@@ -19,24 +19,19 @@ extension UserSimulator {
       leaveScreen(tally: &tally)
     case .fetch:
       guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
-      deliverHeldMessages(tally: &tally)
+      if deliversMessage(event) { deliverHeldMessages(tally: &tally) }
     case .issue:
       let index = Int(event.index)
       tally.issued[world.messages[index].reason.laneIndex] += 1
       trace(.issued, message: index)
-      if world.processAlive, world.inForeground { deliver(index, tally: &tally) }
+      if deliversMessage(event) { deliver(index, tally: &tally) }
     case .expire:
       let index = Int(event.index)
       guard world.messages[index].state == .pending else { return false }
       resolve(index, as: .expired)
       trace(.expired, message: index)
     case .displayResult:
-      let id = MessageID(event.index)
-      switch event.code {
-      case 0: tell(.displaySucceeded(id), tally: &tally)
-      case 1: tell(.displayFailed(id, .noActiveScene), tally: &tally)
-      default: tell(.displayFailed(id, .presentationFailed), tally: &tally)
-      }
+      tell(event.result.event(for: MessageID(event.index)), tally: &tally)
     case .sheetEnd:
       endSheet(tally: &tally)
     case .policyTimer:
@@ -67,11 +62,11 @@ extension UserSimulator {
       startDwell()
     }
     world.queue.push(
-      time: world.now + compiled.activationDelay.draw(&streams.scene),
+      time: world.now + compiled.activationDelay.draw(&streams.scene, at: world.now),
       payload: _Event(kind: .sceneActive, epoch: epoch))
     if coldLaunch || resumeFetches {
       world.queue.push(
-        time: world.now + compiled.fetchDelay.draw(&streams.scene),
+        time: world.now + compiled.fetchDelay.draw(&streams.scene, at: world.now),
         payload: _Event(kind: .fetch, epoch: epoch))
     }
   }
@@ -105,8 +100,8 @@ extension UserSimulator {
     let gap: Double
     let terminated: Bool
     if let survival = compiled.backgroundSurvival {
-      gap = compiled.gap.draw(&streams.journey)
-      terminated = survival.draw(&streams.journey) <= gap
+      gap = compiled.gap.draw(&streams.journey, at: world.now)
+      terminated = survival.draw(&streams.journey, at: world.now) <= gap
     } else {
       gap = .nan
       terminated = streams.journey.bernoulli(
@@ -126,7 +121,7 @@ extension UserSimulator {
       trace(.churned, message: -1)
       return
     }
-    let away = gap.isNaN ? compiled.gap.draw(&streams.journey) : gap
+    let away = gap.isNaN ? compiled.gap.draw(&streams.journey, at: world.now) : gap
     world.queue.push(time: world.now + away, payload: _Event(kind: .open))
   }
 
@@ -174,7 +169,7 @@ extension UserSimulator {
 
   /// Draws the dwell on the current screen and schedules its end (paused while a sheet shows).
   mutating func startDwell() {
-    let dwell = compiled.dwell[world.currentScreen].draw(&streams.journey)
+    let dwell = compiled.dwell[world.currentScreen].draw(&streams.journey, at: world.now)
     world.screenEpoch &+= 1
     if world.sheetShowing {
       world.pausedRemaining = dwell
@@ -207,16 +202,35 @@ extension UserSimulator {
   // MARK: Delivery
 
   /// StoreKit delivers what it holds: every pending message not yet delivered to this process
-  /// (with `every_foreground` delivery: every pending message).
+  /// (with `every_foreground` delivery: every pending message). Called only when
+  /// ``deliversMessage(_:)`` says the fetch delivers something (most find nothing: known
+  /// without a scan).
   mutating func deliverHeldMessages(tally: inout Tally) {
     let again = compiled.scenario.sessions.delivery == .everyForeground
-    // Most fetches find nothing: known without a scan.
-    guard again ? hasArrivedPending : hasUndelivered else { return }
     for index in world.messages.indices
     where world.messages[index].state == .pending && world.messages[index].issuedAt <= world.now
       && (again || world.messages[index].deliveredInProcess != world.process)
     {
       deliver(index, tally: &tally)
+    }
+  }
+
+  /// Whether handling `event` now delivers a message to the app: the world's one delivery
+  /// rule. ``handle(_:tally:)`` delivers (an issue in the foreground, a fetch that finds
+  /// something) exactly when this holds, so a strategy that must stop before the first
+  /// delivery (the shared trunk) asks this and mirrors nothing. An event of a new kind that
+  /// delivers must say so here.
+  mutating func deliversMessage(_ event: _Event) -> Bool {
+    switch event.kind {
+    case .issue:
+      return world.processAlive && world.inForeground
+        && world.messages[Int(event.index)].state == .pending
+    case .fetch:
+      guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
+      return compiled.scenario.sessions.delivery == .everyForeground
+        ? hasArrivedPending : hasUndelivered
+    default:
+      return false
     }
   }
 

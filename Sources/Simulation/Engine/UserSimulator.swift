@@ -147,6 +147,28 @@ extension UserSimulator {
     if streams.countsVariates { drainVariateCounts(into: &tally) }
   }
 
+  /// At the horizon: what each message became, deadline misses, time in the app.
+  mutating func finish(tally: inout Tally) {
+    if world.inForeground {
+      tally.simulatedSeconds += Int64((world.now - world.foregroundSince).rounded())
+    }
+    let horizon = compiled.scenario.horizon
+    for record in world.messages {
+      let lane = record.reason.laneIndex
+      switch record.state {
+      case .pending: tally.pending[lane] += 1
+      case .expired: tally.expired[lane] += 1
+      case .displayed: break
+      }
+      if record.reason == .priceIncreaseConsent, record.deadline <= horizon {
+        tally.consentDeadlinesDue += 1
+        let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline
+        let resolved = record.state == .expired && record.expiresAt <= record.deadline
+        if !shownInTime, !resolved { tally.consentDeadlineMisses += 1 }
+      }
+    }
+  }
+
   /// Makes every stream count the variates it draws (see ``RunOptions/countsVariates``).
   mutating func startCountingVariates() {
     streams.startCountingVariates()
@@ -188,8 +210,9 @@ extension UserSimulator {
     if let campaign = compiled.scenario.messages.consent, subscriber {
       let chosen = streams.appStore.bernoulli(campaign.audienceShare)
       let offset = streams.appStore.uniform() * campaign.rolloutWindow
-      let deadline = compiled.consentDeadline!.draw(&streams.appStore)
-      let expiry = compiled.consentExpiry?.draw(&streams.appStore) ?? .infinity
+      let deadline = compiled.consentDeadline!.draw(&streams.appStore, at: campaign.start + offset)
+      let expiry =
+        compiled.consentExpiry?.draw(&streams.appStore, at: campaign.start + offset) ?? .infinity
       let issuedAt = campaign.start + offset
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(
@@ -206,9 +229,9 @@ extension UserSimulator {
       guard inAudience else { continue }
       var time = accountStart
       while true {
-        time += compiled.recurringGap[index].draw(&streams.appStore)
+        time += compiled.recurringGap[index].draw(&streams.appStore, at: time)
         guard time < horizon else { break }
-        let expiry = compiled.recurringExpiry[index]?.draw(&streams.appStore) ?? .infinity
+        let expiry = compiled.recurringExpiry[index]?.draw(&streams.appStore, at: time) ?? .infinity
         addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
       }
     }
