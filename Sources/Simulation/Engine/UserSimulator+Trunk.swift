@@ -188,7 +188,7 @@ extension UserSimulator {
     }
     guard !trunk.log.isEmpty else { return }
     // The last launch or termination: a coordinator that forgets at launch
-    // (``Coordinator/forgetsAtLaunch``) needs to hear only what follows (a user's log holds
+    // (``PolicyListener/keepsNothingAcrossLaunch``) needs to hear only what follows (a user's log holds
     // every session up to the fork; most of it is skipped).
     let lastReset =
       trunk.log.lastIndex { entry in
@@ -220,7 +220,7 @@ extension UserSimulator {
     stream: inout RandomStream, actions: inout PolicyActions
   ) {
     if let delay = lane.listenerDelay {
-      let start = lane.storeKitDefault.forgetsAtLaunch ? lastReset : 0
+      let start = firstHeard(by: lane.storeKitDefault, lastReset: lastReset)
       for index in log.indices {
         let (event, time) = log[index]
         // The branch's and the group's routing rule (a launch draws, whatever `start`).
@@ -230,13 +230,19 @@ extension UserSimulator {
         precondition(actions.displays.isEmpty, "StoreKit displayed before any delivery")
       }
     }
-    let start = lane.coordinator.forgetsAtLaunch ? lastReset : 0
+    let start = firstHeard(by: lane.coordinator, lastReset: lastReset)
     for (event, time) in log[start...] {
       lane.coordinator.handle(event, at: time, into: &actions)
       precondition(
         actions.displays.isEmpty && actions.wakeAt == nil,
         "A policy acted before its first message; run with --no-shared-trunk and report it")
     }
+  }
+
+  /// The first entry of the log that `listener` must hear: the last launch or termination
+  /// (`lastReset`) when it keeps nothing across it, else the first.
+  static func firstHeard<Listener: PolicyListener>(by listener: Listener, lastReset: Int) -> Int {
+    listener.keepsNothingAcrossLaunch ? lastReset : 0
   }
 
   /// Keeps the state at the fork (the event budget left included) for every branch.
