@@ -152,14 +152,14 @@ public struct TraceRecorder: SimulationSink {
 }
 
 extension UserSimulator {
+  /// Records a step of the user's life for the sink, as strategy `H` routes steps.
   @inline(__always)
-  mutating func trace(_ what: TraceWhat, message: Int) {
+  mutating func trace<H: _Hearing>(_ what: TraceWhat, message: Int, _: H.Type) {
     guard Sink.recordsSteps || (Sink.recordsJourney && what.isJourney) else { return }
     let step = TraceStep(
       time: world.now, screen: world.currentScreen, what: what, message: message,
       reason: message >= 0 ? world.messages[message].reason : nil)
-    // On a shared trunk the step belongs to every policy: it waits for each one's sink.
-    if inTrunk { trunk.steps.append(step) } else { sink.step(step) }
+    H.step(step, in: &self)
   }
 
   /// Gives the sink what became of each message of the user just simulated (`messages.csv`).

@@ -5,7 +5,9 @@ import MessageDeferral
 extension UserSimulator {
   /// One display attempt: fails without an active scene, or with the scenario's failure
   /// probability; a successful display of a message still pending puts a sheet up.
-  mutating func attemptDisplay(_ request: DisplayRequest, tally: inout Tally) {
+  mutating func attemptDisplay<H: _Hearing>(
+    _ request: DisplayRequest, tally: inout Tally, _: H.Type
+  ) {
     let index = Int(request.message.id)
     world.messages[index].attempts += 1
     tally.displayAttempts += 1
@@ -19,12 +21,13 @@ extension UserSimulator {
     }
     if result != .succeeded {
       tally.displayFailures += 1
-      trace(result == .noActiveScene ? .displayFailedNoScene : .displayFailed, message: index)
+      trace(
+        result == .noActiveScene ? .displayFailedNoScene : .displayFailed, message: index, H.self)
     } else if world.messages[index].state == .pending {
-      display(index, forced: request.forced, tally: &tally)
+      display(index, forced: request.forced, tally: &tally, H.self)
     } else {
       // StoreKit shows nothing for a message already shown or expired.
-      trace(.displayNoOp, message: index)
+      trace(.displayNoOp, message: index, H.self)
     }
     world.queue.push(
       time: world.now, payload: _Event(kind: .displayResult, result: result, index: Int32(index)))
@@ -32,7 +35,7 @@ extension UserSimulator {
 
   /// A message is shown: its latency, the screen under it, an interruption if that screen is
   /// of an interruptible kind, and a sheet.
-  mutating func display(_ index: Int, forced: Bool, tally: inout Tally) {
+  mutating func display<H: _Hearing>(_ index: Int, forced: Bool, tally: inout Tally, _: H.Type) {
     resolve(index, as: .displayed)
     world.messages[index].displayedAt = world.now
     world.messages[index].forced = forced
@@ -41,14 +44,14 @@ extension UserSimulator {
     let lane = record.reason.laneIndex
     let latency = world.now - record.issuedAt
     tally.displayed[lane] += 1
-    recordDuration(latency, histogram: 0, lane: lane, tally: &tally)
+    recordDuration(latency, histogram: 0, lane: lane, tally: &tally, H.self)
     tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded())
     // A policy can only show what StoreKit delivered, so deliveredAt is set.
     assert(!record.deliveredAt.isNaN, "displayed a message never delivered")
-    recordDuration(world.now - record.deliveredAt, histogram: 1, lane: lane, tally: &tally)
+    recordDuration(world.now - record.deliveredAt, histogram: 1, lane: lane, tally: &tally, H.self)
     if forced { tally.fallbackFired += 1 }
     tally.sheets += 1
-    trace(forced ? .displayedForced : .displayed, message: index)
+    trace(forced ? .displayedForced : .displayed, message: index, H.self)
 
     let kind = compiled.screenKinds[world.currentScreen]
     if kind.isInterruptible, !world.visitInterrupted {
@@ -87,7 +90,7 @@ extension UserSimulator {
   }
 
   /// A sheet is dismissed: the next one, or the screen resumes (or the user quits).
-  mutating func endSheet(tally: inout Tally) {
+  mutating func endSheet<H: _Hearing>(tally: inout Tally, _: H.Type) {
     if world.sheetsWaiting > 0 {
       startSheet()
       return
@@ -96,11 +99,11 @@ extension UserSimulator {
     tally.breaks += 1
     tally.sheetsInBreaks += world.sheetsThisBreak
     tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, world.sheetsThisBreak)
-    trace(.sheetsDismissed, message: -1)
+    trace(.sheetsDismissed, message: -1, H.self)
     if world.quitAfterSheets {
       world.quitAfterSheets = false
-      trace(.quitAfterSheet, message: -1)
-      goToBackground(tally: &tally)
+      trace(.quitAfterSheet, message: -1, H.self)
+      goToBackground(tally: &tally, H.self)
       return
     }
     if world.inForeground, !world.pausedRemaining.isNaN {

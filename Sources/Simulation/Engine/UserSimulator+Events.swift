@@ -2,48 +2,48 @@ import MessageDeferral
 
 extension UserSimulator {
   /// Handles one event; returns whether it was live (stale events are skipped).
-  mutating func handle(_ event: _Event, tally: inout Tally) -> Bool {
+  mutating func handle<H: _Hearing>(_ event: _Event, tally: inout Tally, _: H.Type) -> Bool {
     switch event.kind {
     case .open:
       guard !world.churned else { return false }
-      open(tally: &tally)
+      open(tally: &tally, H.self)
     case .sceneActive:
       guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
       world.sceneActive = true
-      trace(.sceneActivated, message: -1)
-      tell(.sceneActivated, tally: &tally)
+      trace(.sceneActivated, message: -1, H.self)
+      tell(.sceneActivated, tally: &tally, H.self)
     case .screenEnd:
       guard event.epoch == world.screenEpoch, world.inForeground, !world.sheetShowing else {
         return false
       }
-      leaveScreen(tally: &tally)
+      leaveScreen(tally: &tally, H.self)
     case .fetch:
       guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
-      if deliversMessage(event) { deliverHeldMessages(tally: &tally) }
+      if deliversMessage(event) { deliverHeldMessages(tally: &tally, H.self) }
     case .issue:
       let index = Int(event.index)
       tally.issued[world.messages[index].reason.laneIndex] += 1
-      trace(.issued, message: index)
-      if deliversMessage(event) { deliver(index, tally: &tally) }
+      trace(.issued, message: index, H.self)
+      if deliversMessage(event) { deliver(index, tally: &tally, H.self) }
     case .expire:
       let index = Int(event.index)
       guard world.messages[index].state == .pending else { return false }
       resolve(index, as: .expired)
-      trace(.expired, message: index)
+      trace(.expired, message: index, H.self)
     case .displayResult:
-      tell(event.result.event(for: MessageID(event.index)), tally: &tally)
+      tell(event.result.event(for: MessageID(event.index)), tally: &tally, H.self)
     case .sheetEnd:
-      endSheet(tally: &tally)
+      endSheet(tally: &tally, H.self)
     case .policyTimer:
       guard event.epoch == world.timerEpoch else { return false }
-      tell(.timerFired, tally: &tally)
+      tell(.timerFired, tally: &tally, H.self)
     }
     return true
   }
 
   // MARK: Sessions
 
-  mutating func open(tally: inout Tally) {
+  mutating func open<H: _Hearing>(tally: inout Tally, _: H.Type) {
     world.inForeground = true
     world.foregroundEpoch &+= 1
     world.foregroundSince = world.now
@@ -52,11 +52,11 @@ extension UserSimulator {
     if coldLaunch {
       world.processAlive = true
       startProcess()
-      trace(.coldLaunch, message: -1)
-      tell(.processLaunched, tally: &tally)
-      show(compiled.scenario.entries.coldLaunch, tally: &tally)
+      trace(.coldLaunch, message: -1, H.self)
+      tell(.processLaunched, tally: &tally, H.self)
+      show(compiled.scenario.entries.coldLaunch, tally: &tally, H.self)
     } else {
-      trace(.warmResume, message: -1)
+      trace(.warmResume, message: -1, H.self)
       world.screenSince = world.now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
@@ -83,7 +83,7 @@ extension UserSimulator {
   }
 
   /// The app goes to the background: the session ends; the process may be terminated.
-  mutating func goToBackground(tally: inout Tally) {
+  mutating func goToBackground<H: _Hearing>(tally: inout Tally, _: H.Type) {
     creditScreenTime(tally: &tally)
     tally.simulatedSeconds += Int64((world.now - world.foregroundSince).rounded())
     world.inForeground = false
@@ -91,8 +91,8 @@ extension UserSimulator {
     world.foregroundEpoch &+= 1
     world.screenEpoch &+= 1
     world.screenEndsAt = .infinity
-    trace(.background, message: -1)
-    tell(.sceneDeactivated, tally: &tally)
+    trace(.background, message: -1, H.self)
+    tell(.sceneDeactivated, tally: &tally, H.self)
     let leftDuringOnboarding = world.onboardingRunActive
     // With a survival distribution the gap is drawn first: the process dies iff it survives
     // less than the gap. A suspended app runs no code, so it is marked terminated now (what
@@ -111,14 +111,14 @@ extension UserSimulator {
       world.processAlive = false
       // An onboarding run is abandoned; it restarts at launch.
       if world.onboardingRunActive { world.onboardingRunActive = false }
-      trace(.terminated, message: -1)
-      tell(.processTerminated, tally: &tally)
+      trace(.terminated, message: -1, H.self)
+      tell(.processTerminated, tally: &tally, H.self)
     }
     if leftDuringOnboarding,
       streams.journey.bernoulli(compiled.scenario.onboarding.neverReturnAfterLeavingProbability)
     {
       world.churned = true
-      trace(.churned, message: -1)
+      trace(.churned, message: -1, H.self)
       return
     }
     let away = gap.isNaN ? compiled.gap.draw(&streams.journey, at: world.now) : gap
@@ -128,7 +128,7 @@ extension UserSimulator {
   // MARK: Screens
 
   /// Shows screen `index`: a visit, onboarding bookkeeping, the policy told, a dwell drawn.
-  mutating func show(_ index: Int, tally: inout Tally) {
+  mutating func show<H: _Hearing>(_ index: Int, tally: inout Tally, _: H.Type) {
     let kind = compiled.screenKinds[index]
     let previousKind = world.currentScreen >= 0 ? compiled.screenKinds[world.currentScreen] : nil
     creditScreenTime(tally: &tally)
@@ -154,9 +154,9 @@ extension UserSimulator {
         if world.profile.isNew { tally.newUsersCompleted += 1 }
       }
     }
-    trace(.screenAppeared, message: -1)
+    trace(.screenAppeared, message: -1, H.self)
     startDwell()
-    tell(.screenAppeared(kind), tally: &tally)
+    tell(.screenAppeared(kind), tally: &tally, H.self)
   }
 
   /// Adds the time since ``_World/screenSince`` to the current screen, and stops counting.
@@ -182,20 +182,20 @@ extension UserSimulator {
   }
 
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
-  mutating func leaveScreen(tally: inout Tally) {
+  mutating func leaveScreen<H: _Hearing>(tally: inout Tally, _: H.Type) {
     guard let table = compiled.transitionPointers[world.currentScreen] else {
       // The launch screen has no transitions: the entries decide what follows it.
       let entries = compiled.scenario.entries
-      show(world.completedOnboarding ? entries.returning : entries.newUser, tally: &tally)
+      show(world.completedOnboarding ? entries.returning : entries.newUser, tally: &tally, H.self)
       return
     }
     let choice = AliasTable.draw(&streams.journey, from: table)
     let target = compiled.transitionTargetIndex[
       Int(compiled.transitionOffset[world.currentScreen]) + choice]
     if target < 0 {
-      goToBackground(tally: &tally)
+      goToBackground(tally: &tally, H.self)
     } else {
-      show(Int(target), tally: &tally)
+      show(Int(target), tally: &tally, H.self)
     }
   }
 
@@ -205,13 +205,13 @@ extension UserSimulator {
   /// (with `every_foreground` delivery: every pending message). Called only when
   /// ``deliversMessage(_:)`` says the fetch delivers something (most find nothing: known
   /// without a scan).
-  mutating func deliverHeldMessages(tally: inout Tally) {
+  mutating func deliverHeldMessages<H: _Hearing>(tally: inout Tally, _: H.Type) {
     let again = compiled.scenario.sessions.delivery == .everyForeground
     for index in world.messages.indices
     where world.messages[index].state == .pending && world.messages[index].issuedAt <= world.now
       && (again || world.messages[index].deliveredInProcess != world.process)
     {
-      deliver(index, tally: &tally)
+      deliver(index, tally: &tally, H.self)
     }
   }
 
@@ -234,16 +234,15 @@ extension UserSimulator {
     }
   }
 
-  mutating func deliver(_ index: Int, tally: inout Tally) {
-    precondition(!inTrunk, "A shared trunk must fork before a delivery (deliversMessage)")
+  mutating func deliver<H: _Hearing>(_ index: Int, tally: inout Tally, _: H.Type) {
     guard world.messages[index].state == .pending else { return }
     markDelivered(index)
     if world.messages[index].deliveredAt.isNaN { world.messages[index].deliveredAt = world.now }
     let record = world.messages[index]
-    trace(.delivered, message: index)
+    trace(.delivered, message: index, H.self)
     let message = Message(
       id: MessageID(index), reason: record.reason, firstIssuedAt: record.issuedAt,
       deliveredAt: world.now, deadline: record.deadline.isFinite ? record.deadline : nil)
-    tell(.delivered(message), tally: &tally)
+    tell(.delivered(message), tally: &tally, H.self)
   }
 }

@@ -1,60 +1,73 @@
 import MessageDeferral
 
-/// How the policy being simulated hears the world: its coordinator, and StoreKit's own handling
-/// before a late listener exists.
+/// How a way of running the world (a strategy) hears it: what the world calls where a policy is
+/// told something and where a duration is recorded, and whether the world stops before its
+/// first delivery. A strategy is a type, passed to the world's functions as `H.self`, so each
+/// strategy's world code is specialized at compile time: no mode flag is tested per event.
+///
+/// The strategies: ``_OwnLane`` (the policy being simulated hears every event: one life per
+/// policy, and a branch after a fork), ``_TrunkHearing`` (the shared trunk: nobody hears yet,
+/// each policy's lane gets a log) and ``_GroupHearing`` (a group of policies simulated once).
+protocol _Hearing {
+  /// Tells whoever listens in this strategy about `event`, and carries out the answer through
+  /// the world's own functions (``UserSimulator/attemptDisplay(_:tally:_:)``,
+  /// ``UserSimulator/setTimer(_:)``).
+  static func tell<Sink: SimulationSink>(
+    _ event: PolicyEvent, in simulator: inout UserSimulator<Sink>, tally: inout Tally)
+
+  /// Records `seconds` into the latency (`histogram` 0) or hold (1) histogram of `lane`.
+  static func record<Sink: SimulationSink>(
+    _ seconds: Double, histogram: UInt8, lane: Int, in simulator: inout UserSimulator<Sink>,
+    tally: inout Tally)
+
+  /// Gives `step` of the user's life (``UserSimulator/trace(_:message:_:)``) to the sink, or
+  /// keeps it for the sinks of every policy.
+  static func step<Sink: SimulationSink>(_ step: TraceStep, in simulator: inout UserSimulator<Sink>)
+
+  /// Whether the world stops before handling an event that delivers a message
+  /// (``UserSimulator/deliversMessage(_:)``) and returns it: where a shared trunk forks.
+  static var stopsBeforeDelivery: Bool { get }
+}
+
+/// The world's side of hearing: where it tells, records, and what a policy's answer may do.
 extension UserSimulator {
-  /// Tells the policy about `event` and carries out its answer: display attempts (whose
-  /// results come back through the event queue, at the same time, after what is already
-  /// queued for it) and its timer.
-  mutating func tell(_ event: PolicyEvent, tally: inout Tally) {
-    if inTrunk {
-      // No policy can act before a delivery: each lane hears this when the trunk forks, and
-      // the timer is cancelled as by any answer that asks for none.
-      logForLanes(event)
-      world.timerEpoch &+= 1
-      return
-    }
-    if grouped {
-      tellGroup(event, tally: &tally)
-      return
-    }
-    if lane.listenerDelay != nil, routeBeforeListener(event, tally: &tally) { return }
-    lane.coordinator.handle(event, at: world.now, into: &actions)
-    traceDecision()
-    for request in actions.displays {
-      attemptDisplay(request, tally: &tally)
-    }
-    if let wake = actions.wakeAt {
-      world.timerEpoch &+= 1
-      world.queue.push(
-        time: max(wake, world.now), payload: _Event(kind: .policyTimer, epoch: world.timerEpoch))
+  /// Tells the listening policies about `event` (as strategy `H` has them listen).
+  @inline(__always)
+  mutating func tell<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
+    H.tell(event, in: &self, tally: &tally)
+  }
+
+  /// Records a duration into `tally`'s latency (`histogram` 0) or hold (1) histogram of `lane`,
+  /// as strategy `H` records them.
+  @inline(__always)
+  mutating func recordDuration<H: _Hearing>(
+    _ seconds: Double, histogram: UInt8, lane: Int, tally: inout Tally, _: H.Type
+  ) {
+    H.record(seconds, histogram: histogram, lane: lane, in: &self, tally: &tally)
+  }
+
+  /// Records a duration into `tally` itself (what a strategy that does not defer them does).
+  mutating func recordDurationInTally(
+    _ seconds: Double, histogram: UInt8, lane: Int, tally: inout Tally
+  ) {
+    if histogram == 0 {
+      tally.latency[lane].record(seconds)
     } else {
-      world.timerEpoch &+= 1  // cancels any earlier timer
+      tally.hold[lane].record(seconds)
     }
   }
 
-  /// With a listener that attaches late (``PolicyConfiguration/listenerDelay``): a cold launch
-  /// draws when it exists; a message delivered before then, and the results of its displays,
-  /// go to StoreKit's own handling (`storekit-auto`) instead of the policy; the launch,
-  /// termination and scene changes go to both. Returns whether the policy must not see it.
-  mutating func routeBeforeListener(_ event: PolicyEvent, tally: inout Tally) -> Bool {
-    guard let delay = lane.listenerDelay else { return false }
-    let (toStoreKit, policySkips) = lane.route(
-      event, at: world.now, delay: delay, stream: &policyStream)
-    guard toStoreKit else { return false }
-    // StoreKit's default asks for no timer; the policy's timer is left as it is.
-    lane.storeKitDefault.handle(event, at: world.now, into: &actions)
-    if Sink.recordsSteps, case .delivered = event {
-      sink.step(
-        TraceStep(
-          time: world.now, screen: world.currentScreen, what: .policy, message: -1, reason: nil,
-          decision: TraceDecision(
-            .storeKit(
-              displays: !actions.displays.isEmpty, listenerReadyAt: lane.listenerReadyAt))))
+  /// A policy's timer: `.wake(t)` schedules it (any earlier one is cancelled), `.cancel`
+  /// cancels it, `.keep` leaves it.
+  mutating func setTimer(_ timer: _PolicyEffect.Timer) {
+    switch timer {
+    case .keep:
+      break
+    case .cancel:
+      world.timerEpoch &+= 1
+    case .wake(let time):
+      world.timerEpoch &+= 1
+      world.queue.push(time: time, payload: _Event(kind: .policyTimer, epoch: world.timerEpoch))
     }
-    for request in actions.displays {
-      attemptDisplay(request, tally: &tally)
-    }
-    return policySkips
   }
 }

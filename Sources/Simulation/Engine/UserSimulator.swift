@@ -30,20 +30,12 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   /// Set when the last ``run`` stopped at ``EngineLimits/eventsPerUser``: what looped.
   var budgetExceeded: EngineError?
 
-  /// While a shared trunk runs (``runShared(seed:replication:user:tallies:trunk:eventBudget:)``):
-  /// no policy is told anything yet (what it would hear is logged for its lane), and steps
-  /// wait in ``_Trunk/steps`` for each policy's sink.
-  var inTrunk = false
   /// The lanes of every policy and what a fork copies (used by the shared trunk only).
   var trunk = _Trunk()
   /// The forked branches' groups (used by the shared trunk only).
   var groups = _BranchGroups(screenCount: 0)
-  /// While a group of policies runs (``tellGroup(_:tally:)``): every member's lane answers.
-  var grouped = false
   /// Whether a forked user's branches may be shared in groups (``RunOptions/branchGroups``).
   var groupsAllowed = true
-  /// While a group runs: durations go to ``_BranchGroups/durations`` for every member.
-  var logsDurations = false
   /// Each policy's lane while its group runs (copied from ``_Trunk/lanes`` at the group's
   /// start), and the answers of the group's first member and of another member to an event.
   /// Stored here, not in ``groups``, so that a lane is changed in place.
@@ -60,36 +52,6 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
 }
 
 extension UserSimulator {
-  /// Runs user `user` of replication `replication` under `policy`, adding what happened to
-  /// `tally`.
-  mutating func run(
-    seed: UInt64, replication: Int, user: Int, policyIndex: Int, policy: PolicyConfiguration,
-    tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
-  ) {
-    run(
-      seed: seed, replication: replication, user: user, policyIndex: policyIndex,
-      lane: _PolicyLane(policy), tally: &tally, eventBudget: eventBudget)
-  }
-
-  /// As ``run(seed:replication:user:policyIndex:policy:tally:eventBudget:)``, from a lane
-  /// built beforehand (a worker builds one per policy and copies it for each user).
-  mutating func run(
-    seed: UInt64, replication: Int, user: Int, policyIndex: Int, lane: _PolicyLane,
-    tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
-  ) {
-    precondition(eventBudget > 0, "An event budget must be positive")
-    beginUser(seed: seed, replication: replication, user: user)
-    self.policyIndex = policyIndex
-    self.lane = lane
-    sink.begin(replication: replication, user: user, policy: policyIndex)
-    drawProfileAndMessages()
-    tally.users += 1
-    let before = segmentSnapshot(tally)
-    var budget = eventBudget
-    _ = simulate(from: nil, tally: &tally, budget: &budget, forkAtDelivery: false)
-    finishUser(tally: &tally, since: before, countsUser: true, outcomes: true)
-  }
-
   /// Reseeds the streams for (`replication`, `user`) and clears the state of the last user.
   mutating func beginUser(seed: UInt64, replication: Int, user: Int) {
     self.replication = replication
@@ -101,11 +63,12 @@ extension UserSimulator {
   }
 
   /// Handles events until the horizon, starting with `first` when given (an event already
-  /// popped, at ``_World/now``). With `forkAtDelivery`, stops before handling an event that
-  /// would deliver a message to the app, and returns it: the first moment policies can differ.
+  /// popped, at ``_World/now``), the policies hearing them as strategy `H` has them hear.
+  /// When `H` ``_Hearing/stopsBeforeDelivery``, stops before handling an event that would
+  /// deliver a message to the app, and returns it: the first moment policies can differ.
   /// Stops early, with ``budgetExceeded`` set, when `budget` runs out.
-  mutating func simulate(
-    from first: _Event?, tally: inout Tally, budget: inout Int, forkAtDelivery: Bool
+  mutating func simulate<H: _Hearing>(
+    from first: _Event?, tally: inout Tally, budget: inout Int, _: H.Type
   ) -> _Event? {
     let horizon = compiled.scenario.horizon
     var next = first
@@ -117,10 +80,10 @@ extension UserSimulator {
       } else {
         guard let (time, popped) = world.queue.popMin(), time <= horizon else { break }
         world.now = time
-        if forkAtDelivery, deliversMessage(popped) { return popped }
+        if H.stopsBeforeDelivery, deliversMessage(popped) { return popped }
         event = popped
       }
-      if handle(event, tally: &tally) { tally.events += 1 }
+      if handle(event, tally: &tally, H.self) { tally.events += 1 }
       budget &-= 1  // Counts down from a positive Int: cannot wrap.
       if budget == 0 {
         budgetExceeded = .eventBudgetExceeded(

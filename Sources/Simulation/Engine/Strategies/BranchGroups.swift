@@ -19,7 +19,8 @@ struct _PolicyEffect: Equatable {
 
 /// The branches of a forked user, simulated in groups (``UserSimulator/runGroups(fork:tallies:)``).
 struct _BranchGroups {
-  /// The policies of the group being simulated, the first one's answers applied to the compiled.
+  /// The policies of the group being simulated, the first one's answers applied to the world.
+  /// With one member left the group runs as a plain branch (``UserSimulator/tellLane``).
   var members: [Int] = []
   /// Groups still to simulate from the fork: policies that parted from a group.
   var pending: [[Int]] = []
@@ -32,6 +33,37 @@ struct _BranchGroups {
   init(screenCount: Int) {
     empty = Tally(screenCount: screenCount)
   }
+}
+
+/// A group of policies simulated once (``UserSimulator/runGroups(fork:tallies:)``): every
+/// member's lane answers each event, the first member's answer is carried out; with one member
+/// left, it hears as a plain branch. Durations wait in ``_BranchGroups/durations`` for every
+/// member's tally.
+enum _GroupHearing: _Hearing {
+  static func tell<Sink: SimulationSink>(
+    _ event: PolicyEvent, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) {
+    if simulator.groups.members.count > 1 {
+      simulator.tellGroup(event, tally: &tally, _GroupHearing.self)
+    } else {
+      simulator.tellLane(event, tally: &tally, _GroupHearing.self)
+    }
+  }
+
+  static func record<Sink: SimulationSink>(
+    _ seconds: Double, histogram: UInt8, lane: Int, in simulator: inout UserSimulator<Sink>,
+    tally: inout Tally
+  ) {
+    simulator.groups.durations.append((histogram, UInt8(lane), seconds))
+  }
+
+  static func step<Sink: SimulationSink>(
+    _ step: TraceStep, in simulator: inout UserSimulator<Sink>
+  ) {
+    simulator.sink.step(step)
+  }
+
+  static var stopsBeforeDelivery: Bool { false }
 }
 
 /// A forked user's branches, shared lazily: policies stay in one group, whose world is
@@ -76,23 +108,16 @@ extension UserSimulator {
         trunk.bank.save(generator, to: workSlot(policy))
       }
       groups.members = group
-      grouped = group.count > 1
-      if !grouped { swap(&lane, &branchLanes[group[0]]) }
+      if group.count == 1 { swap(&lane, &branchLanes[group[0]]) }
       // What the group's life adds to a tally, apart from the durations.
       var tally = groups.empty
       groups.durations.removeAll(keepingCapacity: true)
-      logsDurations = true
       var budget = trunk.budget
       let before = segmentSnapshot(tally)
-      _ = simulate(from: fork, tally: &tally, budget: &budget, forkAtDelivery: false)
-      grouped = false
+      _ = simulate(from: fork, tally: &tally, budget: &budget, _GroupHearing.self)
       trunk.statistics.branchEvents += tally.events
-      if budgetExceeded != nil {
-        logsDurations = false
-        return false
-      }
+      if budgetExceeded != nil { return false }
       finishGroup(&tally, since: before, tallies: &tallies)
-      logsDurations = false
     }
     return true
   }
@@ -128,25 +153,11 @@ extension UserSimulator {
     }
   }
 
-  /// Records a duration into `tally`'s latency (`histogram` 0) or hold (1) histogram of
-  /// `lane`, or, while a group runs, logs it for every member (``finishGroup``).
-  mutating func recordDuration(
-    _ seconds: Double, histogram: UInt8, lane: Int, tally: inout Tally
-  ) {
-    if logsDurations {
-      groups.durations.append((histogram, UInt8(lane), seconds))
-    } else if histogram == 0 {
-      tally.latency[lane].record(seconds)
-    } else {
-      tally.hold[lane].record(seconds)
-    }
-  }
-
   /// ``tell(_:tally:)`` for a group: every member's lane answers; members whose answer
   /// differs from the first member's leave the group (to be simulated again from the fork);
   /// the first member's answer is carried out. A group left with one member goes on as a
   /// plain branch.
-  mutating func tellGroup(_ event: PolicyEvent, tally: inout Tally) {
+  mutating func tellGroup<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
     // Only a launch draws from a policy stream (a late listener's delay).
     let draws: Bool
     if case .processLaunched = event { draws = true } else { draws = false }
@@ -174,27 +185,18 @@ extension UserSimulator {
     }
     if parted { groups.members.removeLast(groups.members.count - kept) }
     if kept == 1 {
-      grouped = false
       let policy = groups.members[0]
       swap(&lane, &branchLanes[policy])
       trunk.bank.restore(generator, from: workSlot(policy))
     }
     for request in leadEffect.displays {
-      attemptDisplay(request, tally: &tally)
+      attemptDisplay(request, tally: &tally, H.self)
     }
-    switch leadEffect.timer {
-    case .keep:
-      break
-    case .cancel:
-      world.timerEpoch &+= 1
-    case .wake(let time):
-      world.timerEpoch &+= 1
-      world.queue.push(time: time, payload: _Event(kind: .policyTimer, epoch: world.timerEpoch))
-    }
+    setTimer(leadEffect.timer)
   }
 
   /// What `lane` does in answer to `event` at `now`, as ``tell(_:tally:)`` and
-  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the compiled.
+  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the world.
   static func answer(
     _ event: PolicyEvent, at now: Double, lane: inout _PolicyLane, stream: inout RandomStream,
     actions: inout PolicyActions, effect: inout _PolicyEffect

@@ -62,6 +62,40 @@ struct _Trunk {
   func policySlot(_ policy: Int) -> Int { _WorldStreams.count + policy }
 }
 
+/// The shared trunk's hearing: no policy hears anything yet (no coordinator can act before a
+/// message reaches the app), what each would hear is logged for its lane, and the world stops
+/// before its first delivery (the fork).
+enum _TrunkHearing: _Hearing {
+  static func tell<Sink: SimulationSink>(
+    _ event: PolicyEvent, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) {
+    if case .delivered = event {
+      preconditionFailure("A shared trunk must fork before a delivery (deliversMessage)")
+    }
+    // Each lane hears this when the trunk forks; the timer is cancelled as by any answer that
+    // asks for none.
+    simulator.logForLanes(event)
+    simulator.setTimer(.cancel)
+  }
+
+  static func record<Sink: SimulationSink>(
+    _ seconds: Double, histogram: UInt8, lane: Int, in simulator: inout UserSimulator<Sink>,
+    tally: inout Tally
+  ) {
+    // Durations are those of displayed messages: none before the first delivery.
+    preconditionFailure("A shared trunk recorded a duration before any delivery")
+  }
+
+  /// On a shared trunk a step belongs to every policy: it waits for each one's sink.
+  static func step<Sink: SimulationSink>(
+    _ step: TraceStep, in simulator: inout UserSimulator<Sink>
+  ) {
+    simulator.trunk.steps.append(step)
+  }
+
+  static var stopsBeforeDelivery: Bool { true }
+}
+
 /// One user, simulated once while no policy can tell the lives apart and then once per
 /// policy. With common random numbers a user's life is the same under every policy until a
 /// message is first delivered to the app: before that no coordinator holds anything, so none
@@ -97,14 +131,12 @@ extension UserSimulator {
     trunk.lanesStarted = false
     trunk.log.removeAll(keepingCapacity: true)
     trunk.steps.removeAll(keepingCapacity: true)
-    inTrunk = true
     drawProfileAndMessages()
     trunkTally.users += 1
     let before = segmentSnapshot(trunkTally)
     var budget = eventBudget
     let eventsBefore = trunkTally.events
-    let fork = simulate(from: nil, tally: &trunkTally, budget: &budget, forkAtDelivery: true)
-    inTrunk = false
+    let fork = simulate(from: nil, tally: &trunkTally, budget: &budget, _TrunkHearing.self)
     trunk.statistics.users += 1
     trunk.statistics.trunkEvents += trunkTally.events - eventsBefore
     // The trunk is every policy's life so far: the first policy's run would stop here too.
@@ -147,7 +179,7 @@ extension UserSimulator {
       var branchBudget = trunk.budget
       let eventsBefore = tallies[policy].events
       _ = simulate(
-        from: fork, tally: &tallies[policy], budget: &branchBudget, forkAtDelivery: false)
+        from: fork, tally: &tallies[policy], budget: &branchBudget, _OwnLane.self)
       trunk.statistics.branchEvents += tallies[policy].events - eventsBefore
       trunk.statistics.branches += 1
       if budgetExceeded != nil { return policy }
