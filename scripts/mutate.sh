@@ -26,37 +26,37 @@ export PATH=/opt/swift/usr/bin:$PATH
 # id @@ file @@ test filter (swift test --filter regex) @@ original text @@ mutated text
 catalogue=$(
   cat <<'EOF'
-M01 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ subscriber = self.population.bernoulli(population.returningSubscriberShare) @@ subscriber = self.population.bernoulli(population.subscriberShare)
+M01 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ subscriber = streams.population.bernoulli(population.returningSubscriberShare) @@ subscriber = streams.population.bernoulli(population.subscriberShare)
 M02 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ case .lapsed: inAudience = lapsed @@ case .lapsed: inAudience = subscriber
-M03 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if life.onboardingRunActive { life.onboardingRunActive = false } @@ if life.onboardingRunActive { life.onboardingRunActive = true }
+M03 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if world.onboardingRunActive { world.onboardingRunActive = false } @@ if world.onboardingRunActive { world.onboardingRunActive = true }
 M04 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ differences.append(value - reference) @@ differences.append(reference - value)
 M05 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(interrupted),
 M06 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ tally.hold[.priceIncreaseConsent].quantile(p) @@ tally.latency[.priceIncreaseConsent].quantile(p)
-M07 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let isNew = self.population.bernoulli(population.newUserShare) @@ let isNew = self.population.bernoulli(1 - population.newUserShare)
+M07 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let isNew = streams.population.bernoulli(population.newUserShare) @@ let isNew = streams.population.bernoulli(1 - population.newUserShare)
 M08 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ lapsed = !subscriber @@ lapsed = true
 M09 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ case .subscribers: inAudience = subscriber @@ case .subscribers: inAudience = true
 M10 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let accountStart = isNew && !subscriber ? installAt : 0 @@ let accountStart = isNew ? installAt : 0
 M11 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ * (window.upperBound - window.lowerBound) @@ * (window.upperBound + window.lowerBound)
-M12 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let chosen = appStore.bernoulli(campaign.audienceShare) @@ let chosen = appStore.bernoulli(1 - campaign.audienceShare)
-M13 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if !life.startedOnboarding, life.profile.isNew { @@ if life.profile.isNew {
+M12 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let chosen = streams.appStore.bernoulli(campaign.audienceShare) @@ let chosen = streams.appStore.bernoulli(1 - campaign.audienceShare)
+M13 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if !world.startedOnboarding, world.profile.isNew { @@ if world.profile.isNew {
 M14 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ tally.onboardingRunsCompleted += 1 @@ tally.onboardingRunsCompleted += 0
-M15 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ journey.bernoulli(world.scenario.onboarding.neverReturnAfterLeavingProbability) @@ journey.bernoulli(1 - world.scenario.onboarding.neverReturnAfterLeavingProbability)
+M15 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ streams.journey.bernoulli(compiled.scenario.onboarding.neverReturnAfterLeavingProbability) @@ streams.journey.bernoulli(1 - compiled.scenario.onboarding.neverReturnAfterLeavingProbability)
 M16 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests|OnboardingBookkeepingTests @@ completedOnboarding = !isNew @@ completedOnboarding = false
-M17 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if kind.isInterruptible, !life.visitInterrupted { @@ if kind.isInterruptible {
-M18 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ if life.processAlive, life.inForeground { deliver(index, tally: &tally) } @@ if life.processAlive { deliver(index, tally: &tally) }
-M19 @@ Sources/Simulation/Engine/UserSimulator+Arrivals.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ life.process &+= 1 @@ life.process &+= 0
-M20 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DeliveryOracleTests @@ let again = world.scenario.sessions.delivery == .everyForeground @@ let again = false
-M21 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DeliveryOracleTests @@ if messages[index].deliveredAt.isNaN { messages[index].deliveredAt = life.now } @@ messages[index].deliveredAt = life.now
-M22 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ recordDuration(life.now - record.deliveredAt, histogram: 1, @@ recordDuration(life.now - record.issuedAt, histogram: 1,
-M23 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded()) @@ tally.latencySumMilliseconds[lane] += Int64(latency.rounded())
-M24 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ if forced { tally.fallbackFired += 1 } @@ if !forced { tally.fallbackFired += 1 }
-M25 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.displayFailures += 1 @@ tally.displayFailures += 0
-M26 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ scene.bernoulli(world.scenario.scene.displayFailureProbability) @@ scene.bernoulli(1 - world.scenario.scene.displayFailureProbability)
-M27 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests|EngineClosedFormTests @@ if !(life.inForeground && life.sceneActive) { @@ if !life.inForeground {
-M28 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, life.sheetsThisBreak) @@ tally.maxSheetsPerBreak = life.sheetsThisBreak
-M29 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ case .expired: tally.expired[lane] += 1 @@ case .expired: tally.pending[lane] += 1
-M30 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline @@ let shownInTime = record.state == .displayed
-M31 @@ Sources/Simulation/Engine/UserSimulator+Policy.swift @@ DeliveryOracleTests @@ let resolved = record.state == .expired && record.expiresAt <= record.deadline @@ let resolved = record.state == .expired
+M17 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests @@ if kind.isInterruptible, !world.visitInterrupted { @@ if kind.isInterruptible {
+M18 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ return world.processAlive && world.inForeground @@ return world.processAlive
+M19 @@ Sources/Simulation/Engine/UserSimulator+Arrivals.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ world.process &+= 1 @@ world.process &+= 0
+M20 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DeliveryOracleTests @@ let again = compiled.scenario.sessions.delivery == .everyForeground @@ let again = false
+M21 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DeliveryOracleTests @@ if world.messages[index].deliveredAt.isNaN { world.messages[index].deliveredAt = world.now } @@ world.messages[index].deliveredAt = world.now
+M22 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ recordDuration(world.now - record.deliveredAt, histogram: 1, @@ recordDuration(world.now - record.issuedAt, histogram: 1,
+M23 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ tally.latencySumMilliseconds[lane] += Int64((latency * 1000).rounded()) @@ tally.latencySumMilliseconds[lane] += Int64(latency.rounded())
+M24 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests @@ if forced { tally.fallbackFired += 1 } @@ if !forced { tally.fallbackFired += 1 }
+M25 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests @@ tally.displayFailures += 1 @@ tally.displayFailures += 0
+M26 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests @@ streams.scene.bernoulli(compiled.scenario.scene.displayFailureProbability) @@ streams.scene.bernoulli(1 - compiled.scenario.scene.displayFailureProbability)
+M27 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests|EngineClosedFormTests @@ if !(world.inForeground && world.sceneActive) { @@ if !world.inForeground {
+M28 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests @@ tally.maxSheetsPerBreak = max(tally.maxSheetsPerBreak, world.sheetsThisBreak) @@ tally.maxSheetsPerBreak = world.sheetsThisBreak
+M29 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DeliveryOracleTests @@ case .expired: tally.expired[lane] += 1 @@ case .expired: tally.pending[lane] += 1
+M30 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DeliveryOracleTests @@ let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline @@ let shownInTime = record.state == .displayed
+M31 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DeliveryOracleTests @@ let resolved = record.state == .expired && record.expiresAt <= record.deadline @@ let resolved = record.state == .expired
 M32 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DeliveryOracleTests @@ queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index)) @@ queue.push(time: time + 2 * expiry, payload: _Event(kind: .expire, index: index))
 M33 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) @@ ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsCompleted)
 M34 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ratio(tally.newUsersCompleted, tally.newUsersOnboarding) @@ ratio(tally.onboardingRunsCompleted, tally.newUsersOnboarding)
@@ -95,8 +95,8 @@ M66 @@ Sources/MessageDeferral/Coordinator+Flush.swift @@ MessageDeferralTests @
 M67 @@ Sources/Simulation/Random/Sampler.swift @@ SamplerTests @@ return gsl_ran_exponential(generator, mean) @@ return gsl_ran_exponential(generator, 1 / mean)
 M68 @@ Sources/Simulation/Tally/LatencyHistogram.swift @@ LatencyHistogram|ReportOracleTests @@ Int(position.rounded(.up)) @@ Int(position.rounded(.down))
 M69 @@ Sources/Simulation/Engine/Engine.swift @@ ReportOracleTests @@ lane < Reason.known.count ? Reason.known[lane].name : "unknown" @@ lane < Reason.known.count - 1 ? Reason.known[lane].name : "unknown"
-M70 @@ Sources/MessageDeferral/Coordinator.swift @@ ForgetsAtLaunch|SharedTrunkOracle @@ store.count == 0 && opens.capacity == 0 && batch == nil @@ store.count == 0 && batch == nil
-M71 @@ Sources/Simulation/Engine/UserSimulator+Trunk.swift @@ SharedTrunkOracle|BranchGroupOracle @@ let start = lane.coordinator.forgetsAtLaunch ? lastReset : 0 @@ let start = lastReset
+M70 @@ Sources/MessageDeferral/Coordinator+Listener.swift @@ ForgetsAtLaunch|SharedTrunkOracle @@ store.count == 0 && opens.capacity == 0 && batch == nil @@ store.count == 0 && batch == nil
+M71 @@ Sources/Simulation/Engine/Strategies/SharedTrunk.swift @@ SharedTrunkOracle|BranchGroupOracle @@ let start = firstHeard(by: lane.coordinator, lastReset: lastReset) @@ let start = lastReset
 M72 @@ Sources/MessageDeferral/PendingQueue.swift @@ PendingQueueTests|SharedTrunkOracle @@ guard lanes.contains(where: { $0.used > 0 || $0.head != 0 || $0.tombstones > 0 }) else { @@ guard lanes.contains(where: { $0.head != 0 || $0.tombstones > 0 }) else {
 EOF
 )

@@ -136,17 +136,6 @@ public struct Coordinator: Sendable {
   /// How many messages are queued now.
   public var pendingCount: Int { store.count }
 
-  /// Whether a process launch or termination would leave this coordinator as it would leave it
-  /// whatever it heard before: it holds nothing, remembers no opens (``UrgentConsent``) and has
-  /// seen no message. Every other piece of its state is reset by a launch (`handle`), and
-  /// with nothing held no event changes its counters. So a coordinator that has heard only
-  /// events without messages needs to hear them only from the last launch or termination on
-  /// (what a shared trunk's lanes do at the fork).
-  public var forgetsAtLaunch: Bool {
-    store.count == 0 && opens.capacity == 0 && batch == nil
-      && firstSeen.allSatisfy { $0 == nil }
-  }
-
   /// Why queued messages are not being shown right now, in a few words (for traces).
   public func holdReason() -> String {
     if batch != nil { return "a batch is running" }

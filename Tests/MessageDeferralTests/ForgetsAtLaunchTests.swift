@@ -1,7 +1,7 @@
 import MessageDeferral
 import Testing
 
-/// ``Coordinator/forgetsAtLaunch``: what lets a shared trunk's lanes hear the trunk's log only
+/// ``PolicyListener/keepsNothingAcrossLaunch`` (a coordinator's answer): what lets a shared trunk's lanes hear the trunk's log only
 /// from its last launch or termination. A coordinator that heard a random history without
 /// messages, and one that heard only that history's tail from its last launch or
 /// termination, then answer the same random life (deliveries, display results, timers, screens,
@@ -55,8 +55,8 @@ struct ForgetsAtLaunchTests {
         if index >= lastReset { tail.handle(event, at: time, into: &actions) }
       }
       // A policy that remembers opens must hear everything: it says so.
-      #expect(full.forgetsAtLaunch == (configuration.urgentConsent == nil))
-      guard full.forgetsAtLaunch else { continue }
+      #expect(full.keepsNothingAcrossLaunch == (configuration.urgentConsent == nil))
+      guard full.keepsNothingAcrossLaunch else { continue }
       compared += 1
       var fullActions = PolicyActions()
       var tailActions = PolicyActions()

@@ -115,7 +115,7 @@ struct BillingRenewalTests {
       retrySuccessProbability: s)
     let scenario = Self.scenario(billing, horizon: 200 * 86_400)
     let world = CompiledScenario(scenario)
-    var simulator = UserSimulator(world: world, sink: TraceRecorder())
+    var simulator = UserSimulator(scenario: world, sink: TraceRecorder())
     var tally = Tally(screenCount: scenario.screens.count)
     var oneDay = 0
     var threeDays = 0
@@ -159,7 +159,7 @@ extension BillingRenewalTests {
       period: 30 * 86_400, failureProbability: f, retryTimes: [86_400], retrySuccessProbability: 0)
     let scenario = Self.scenario(billing, horizon: 150 * 86_400)
     let world = CompiledScenario(scenario)
-    var simulator = UserSimulator(world: world, sink: TraceRecorder())
+    var simulator = UserSimulator(scenario: world, sink: TraceRecorder())
     var tally = Tally(screenCount: scenario.screens.count)
     var withIssue = 0
     for user in 0..<users {

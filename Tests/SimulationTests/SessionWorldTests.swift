@@ -49,7 +49,7 @@ struct SessionWorldTests {
   /// Runs `users` users and returns one counter per user.
   static func counters(_ scenario: Scenario, users: Int) -> [OpenCounter] {
     let world = CompiledScenario(scenario)
-    var simulator = UserSimulator(world: world, sink: OpenCounter())
+    var simulator = UserSimulator(scenario: world, sink: OpenCounter())
     var tally = Tally(screenCount: scenario.screens.count)
     var result: [OpenCounter] = []
     for user in 0..<users {

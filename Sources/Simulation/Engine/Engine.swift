@@ -186,7 +186,7 @@ public enum Engine {
       // `deferral-bench`). Both are deterministic, so results are unchanged.
       let world = CompiledScenario(world.scenario)
       let configurations = configurations.map { $0.withOwnStorage() }
-      var simulator = UserSimulator(world: world, sink: makeSink(-1))
+      var simulator = UserSimulator(scenario: world, sink: makeSink(-1))
       if options.countsVariates { simulator.startCountingVariates() }
       let lanes = configurations.map(_PolicyLane.init)
       if shares { simulator.prepareLanes(configurations) }
@@ -313,7 +313,7 @@ public enum Engine {
   ) {
     var recorder = TraceRecorder()
     recorder.maximumSteps = keepingSteps
-    var simulator = UserSimulator(world: world, sink: recorder)
+    var simulator = UserSimulator(scenario: world, sink: recorder)
     var tally = Tally(screenCount: world.scenario.screens.count)
     simulator.run(
       seed: seed, replication: replication, user: user, policyIndex: 0, policy: policy,

@@ -161,22 +161,22 @@ public struct TraceRecorder: SimulationSink {
 }
 
 extension UserSimulator {
+  /// Records a step of the user's life for the sink, as strategy `H` routes steps.
   @inline(__always)
-  mutating func trace(_ what: TraceWhat, message: Int) {
+  mutating func trace<H: _Hearing>(_ what: TraceWhat, message: Int, _: H.Type) {
     guard Sink.recordsSteps || (Sink.recordsJourney && what.isJourney) else { return }
     var step = TraceStep(
-      time: life.now, screen: life.currentScreen, what: what, message: message,
-      reason: message >= 0 ? messages[message].reason : nil)
-    if message >= 0, messages[message].deadline.isFinite {
-      step.deadline = messages[message].deadline
+      time: world.now, screen: world.currentScreen, what: what, message: message,
+      reason: message >= 0 ? world.messages[message].reason : nil)
+    if message >= 0, world.messages[message].deadline.isFinite {
+      step.deadline = world.messages[message].deadline
     }
-    // On a shared trunk the step belongs to every policy: it waits for each one's sink.
-    if inTrunk { trunk.steps.append(step) } else { sink.step(step) }
+    H.step(step, in: &self)
   }
 
   /// Gives the sink what became of each message of the user just simulated (`messages.csv`).
   mutating func emitOutcomes() {
-    for (index, record) in messages.enumerated() {
+    for (index, record) in world.messages.enumerated() {
       sink.outcome(
         MessageOutcome(
           message: index, reason: record.reason, issuedAt: record.issuedAt,
@@ -207,7 +207,7 @@ extension UserSimulator {
     }
     sink.step(
       TraceStep(
-        time: life.now, screen: life.currentScreen, what: .policy, message: -1, reason: nil,
+        time: world.now, screen: world.currentScreen, what: .policy, message: -1, reason: nil,
         decision: TraceDecision(choice, wakeAt: actions.wakeAt)))
   }
 }

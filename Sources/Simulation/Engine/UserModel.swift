@@ -25,9 +25,28 @@ struct _Event: Sendable {
     case policyTimer
   }
 
+  /// What a display attempt came to: the payload of a `displayResult` event.
+  enum DisplayResult: UInt8, Sendable {
+    /// The sheet went up (or StoreKit showed nothing for a message no longer pending).
+    case succeeded
+    /// No foreground-active scene.
+    case noActiveScene
+    /// The presentation failed (the scenario's display failure probability).
+    case presentationFailed
+
+    /// What the policy hears of it.
+    func event(for id: MessageID) -> PolicyEvent {
+      switch self {
+      case .succeeded: .displaySucceeded(id)
+      case .noActiveScene: .displayFailed(id, .noActiveScene)
+      case .presentationFailed: .displayFailed(id, .presentationFailed)
+      }
+    }
+  }
+
   var kind: Kind
-  /// Result code for `displayResult`: 0 success, 1 no active scene, 2 presentation failed.
-  var code: UInt8 = 0
+  /// For `displayResult`: what the attempt came to.
+  var result = DisplayResult.succeeded
   var epoch: UInt32 = 0
   var index: Int32 = 0
 }
@@ -43,7 +62,7 @@ struct _MessageRecord: Sendable {
   var expiresAt: Double
   var state: State = .pending
   var displayedAt = Double.nan
-  /// The ``_Life/process`` it was last delivered to: delivered to the current process already
+  /// The ``_World/process`` it was last delivered to: delivered to the current process already
   /// when equal to it (0: never delivered).
   var deliveredInProcess: UInt32 = 0
   /// Its place in issue-time order (``UserSimulator/issueOrder``).
@@ -63,11 +82,13 @@ struct _UserProfile: Sendable {
   var lapsed: Bool
 }
 
-/// Everything about one simulated user's life that the events change, apart from the event
-/// queue, the messages and the random streams: what the shared trunk copies when the
-/// policies part (``UserSimulator/runShared(seed:replication:user:tallies:trunk:eventBudget:)``).
-/// A plain value, so a copy is a fork; a field added to the user's state belongs here.
-struct _Life: Sendable {
+/// Everything a simulated user's life is at an instant: the clock, the process, the scene and
+/// the screen, onboarding and sheets, what StoreKit holds, the messages issued and the events
+/// pending. The random streams, which are GSL generators and not values, are beside it
+/// (``_WorldStreams``). A plain value whose collections are copy-on-write, so that a fork is an
+/// assignment (`saved = world`) and a branch starts with `world = saved`; a field added to the
+/// user's state belongs here, and every fork copies it.
+struct _World: Sendable {
   var profile = _UserProfile(isNew: false, installAt: 0, subscriber: false, lapsed: false)
   var now = 0.0
   var processAlive = false
@@ -110,11 +131,28 @@ struct _Life: Sendable {
   /// process.
   var arrivedPending = 0
   var arrivedUndelivered = 0
+
+  // The pending events and the messages.
+  var queue = EventQueue<_Event>(minimumCapacity: 64)
+  /// Every message issued to the user, by index (``_Event/index``).
+  var messages: ContiguousArray<_MessageRecord> = []
+  /// The messages' indices in issue-time order (ties in index order), fixed once they are
+  /// drawn: how ``UserSimulator/advanceArrivals()`` keeps count of what StoreKit holds without
+  /// a scan.
+  var issueOrder: ContiguousArray<Int32> = []
+
+  /// The world of a user who has not started yet, keeping the collections' capacity.
+  mutating func reset() {
+    queue.removeAll(keepingCapacity: true)
+    messages.removeAll(keepingCapacity: true)
+    issueOrder.removeAll(keepingCapacity: true)
+    self = _World(queue: queue, messages: messages, issueOrder: issueOrder)
+  }
 }
 
 /// What one policy keeps about a user: its coordinator and, with a late listener
 /// (``PolicyConfiguration/listenerDelay``), StoreKit's own handling beside it. A plain value,
-/// copied at a fork like ``_Life``.
+/// copied at a fork like ``_World``.
 struct _PolicyLane: Sendable {
   var coordinator: Coordinator
   /// The policy's ``PolicyConfiguration/listenerDelay``; `nil` when always zero (no draw).
@@ -145,7 +183,7 @@ struct _PolicyLane: Sendable {
   ) -> (toStoreKit: Bool, policySkips: Bool) {
     switch event {
     case .processLaunched:
-      listenerReadyAt = now + delay.draw(&stream)
+      listenerReadyAt = now + delay.draw(&stream, at: now)
       return (true, false)
     case .processTerminated, .sceneActivated, .sceneDeactivated:
       return (true, false)

@@ -3,40 +3,42 @@
 /// of every message (which made a user's cost grow with messages × opens).
 ///
 /// The messages are ordered by issue time once drawn (``UserSimulator/issueOrder``); a cursor,
-/// ``_Life/arrived``, passes those issued by now, lazily, and two counts cover what it passed:
+/// ``_World/arrived``, passes those issued by now, lazily, and two counts cover what it passed:
 /// the pending ones and, of those, the ones not delivered to the current process. A message
 /// not passed yet is counted when the cursor passes it, in whatever state it is then, so the
 /// counts always equal what a scan of `issuedAt <= now` would find.
 extension UserSimulator {
   /// Orders the messages just drawn by issue time (ties in index order) and resets the counts.
   mutating func orderArrivals() {
-    issueOrder.removeAll(keepingCapacity: true)
-    for index in messages.indices { issueOrder.append(Int32(index)) }
-    if messages.count > 1 {
-      let drawn = messages
-      issueOrder.sort { left, right in
+    world.issueOrder.removeAll(keepingCapacity: true)
+    for index in world.messages.indices { world.issueOrder.append(Int32(index)) }
+    if world.messages.count > 1 {
+      let drawn = world.messages
+      world.issueOrder.sort { left, right in
         let (a, b) = (drawn[Int(left)].issuedAt, drawn[Int(right)].issuedAt)
         return a < b || (a == b && left < right)
       }
     }
-    for (rank, index) in issueOrder.enumerated() {
-      messages[Int(index)].arrivalRank = Int32(rank)
+    for (rank, index) in world.issueOrder.enumerated() {
+      world.messages[Int(index)].arrivalRank = Int32(rank)
     }
-    life.arrived = 0
-    life.arrivedPending = 0
-    life.arrivedUndelivered = 0
+    world.arrived = 0
+    world.arrivedPending = 0
+    world.arrivedUndelivered = 0
   }
 
-  /// Moves the cursor past every message issued at or before ``_Life/now``.
+  /// Moves the cursor past every message issued at or before ``_World/now``.
   @inline(__always)
   mutating func advanceArrivals() {
-    while life.arrived < issueOrder.count {
-      let index = Int(issueOrder[life.arrived])
-      guard messages[index].issuedAt <= life.now else { return }
-      life.arrived += 1
-      if messages[index].state == .pending {
-        life.arrivedPending += 1
-        if messages[index].deliveredInProcess != life.process { life.arrivedUndelivered += 1 }
+    while world.arrived < world.issueOrder.count {
+      let index = Int(world.issueOrder[world.arrived])
+      guard world.messages[index].issuedAt <= world.now else { return }
+      world.arrived += 1
+      if world.messages[index].state == .pending {
+        world.arrivedPending += 1
+        if world.messages[index].deliveredInProcess != world.process {
+          world.arrivedUndelivered += 1
+        }
       }
     }
   }
@@ -44,7 +46,7 @@ extension UserSimulator {
   /// Whether the cursor has passed message `index` (it is in the counts).
   @inline(__always)
   func hasPassed(_ index: Int) -> Bool {
-    Int(messages[index].arrivalRank) < life.arrived
+    Int(world.messages[index].arrivalRank) < world.arrived
   }
 
   /// Whether a message issued by now is pending and was not delivered to this process: what a
@@ -52,7 +54,7 @@ extension UserSimulator {
   var hasUndelivered: Bool {
     mutating get {
       advanceArrivals()
-      return life.arrivedUndelivered > 0
+      return world.arrivedUndelivered > 0
     }
   }
 
@@ -60,48 +62,30 @@ extension UserSimulator {
   var hasArrivedPending: Bool {
     mutating get {
       advanceArrivals()
-      return life.arrivedPending > 0
+      return world.arrivedPending > 0
     }
   }
 
   /// A cold launch: a new process, to which nothing has been delivered.
   mutating func startProcess() {
-    life.process &+= 1
-    life.arrivedUndelivered = life.arrivedPending
+    world.process &+= 1
+    world.arrivedUndelivered = world.arrivedPending
   }
 
   /// Pending message `index` is delivered to this process.
   mutating func markDelivered(_ index: Int) {
-    if messages[index].deliveredInProcess != life.process, hasPassed(index) {
-      life.arrivedUndelivered -= 1
+    if world.messages[index].deliveredInProcess != world.process, hasPassed(index) {
+      world.arrivedUndelivered -= 1
     }
-    messages[index].deliveredInProcess = life.process
+    world.messages[index].deliveredInProcess = world.process
   }
 
   /// Message `index` stops being pending: it was displayed or it expired.
   mutating func resolve(_ index: Int, as state: _MessageRecord.State) {
-    if messages[index].state == .pending, hasPassed(index) {
-      life.arrivedPending -= 1
-      if messages[index].deliveredInProcess != life.process { life.arrivedUndelivered -= 1 }
+    if world.messages[index].state == .pending, hasPassed(index) {
+      world.arrivedPending -= 1
+      if world.messages[index].deliveredInProcess != world.process { world.arrivedUndelivered -= 1 }
     }
-    messages[index].state = state
-  }
-
-  /// Whether handling `event` now would deliver a message to the app: the first moment a
-  /// policy can act, so where a shared trunk forks. Mirrors the `.issue` and `.fetch` cases of
-  /// ``handle(_:tally:)`` and ``deliverHeldMessages(tally:)``; ``deliver(_:tally:)`` traps on
-  /// a trunk, so a delivery this misses cannot pass unnoticed.
-  mutating func deliversMessage(_ event: _Event) -> Bool {
-    switch event.kind {
-    case .issue:
-      return life.processAlive && life.inForeground
-        && messages[Int(event.index)].state == .pending
-    case .fetch:
-      guard event.epoch == life.foregroundEpoch, life.inForeground else { return false }
-      return world.scenario.sessions.delivery == .everyForeground
-        ? hasArrivedPending : hasUndelivered
-    default:
-      return false
-    }
+    world.messages[index].state = state
   }
 }

@@ -4,8 +4,8 @@ extension UserSimulator {
   /// Whether the user is in `audience` (``Audience``).
   func isInAudience(_ audience: Audience) -> Bool {
     switch audience {
-    case .subscribers: life.profile.subscriber
-    case .lapsed: life.profile.lapsed
+    case .subscribers: world.profile.subscriber
+    case .lapsed: world.profile.lapsed
     case .all: true
     }
   }
@@ -14,12 +14,15 @@ extension UserSimulator {
   /// stream: a message at start + U · window to a chosen share of each campaign's audience,
   /// if the account exists by then and it falls within the horizon.
   mutating func issueCampaigns(accountStart: Double) {
-    let horizon = world.scenario.horizon
-    for (index, campaign) in world.scenario.messages.campaigns.enumerated() {
+    let horizon = compiled.scenario.horizon
+    for (index, campaign) in compiled.scenario.messages.campaigns.enumerated() {
       guard isInAudience(campaign.audience) else { continue }
-      let chosen = appStore.bernoulli(campaign.audienceShare)
-      let offset = campaign.rolloutWindow > 0 ? appStore.uniform() * campaign.rolloutWindow : 0
-      let expiry = world.campaignExpiry[index]?.draw(&appStore) ?? .infinity
+      let chosen = streams.appStore.bernoulli(campaign.audienceShare)
+      let offset =
+        campaign.rolloutWindow > 0 ? streams.appStore.uniform() * campaign.rolloutWindow : 0
+      let expiry =
+        compiled.campaignExpiry[index]?.draw(&streams.appStore, at: campaign.start + offset)
+        ?? .infinity
       let issuedAt = campaign.start + offset
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(campaign.reason, at: issuedAt, deadline: .infinity, expiry: expiry)
@@ -32,15 +35,16 @@ extension UserSimulator {
   /// that expires at the first successful retry, or at the last retry, when the subscription
   /// lapses and renewals stop.
   mutating func issueBillingRenewals(accountStart: Double) {
-    guard let billing = world.scenario.messages.billingRenewals, life.profile.subscriber else {
+    guard let billing = compiled.scenario.messages.billingRenewals, world.profile.subscriber else {
       return
     }
-    let horizon = world.scenario.horizon
-    var renewal = appStore.uniform() * billing.period
+    let horizon = compiled.scenario.horizon
+    var renewal = streams.appStore.uniform() * billing.period
     while renewal < horizon {
-      if appStore.bernoulli(billing.failureProbability) {
+      if streams.appStore.bernoulli(billing.failureProbability) {
         var resolvedAfter: Double?
-        for retry in billing.retryTimes where appStore.bernoulli(billing.retrySuccessProbability) {
+        for retry in billing.retryTimes
+        where streams.appStore.bernoulli(billing.retrySuccessProbability) {
           resolvedAfter = retry
           break
         }

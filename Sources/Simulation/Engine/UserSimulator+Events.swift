@@ -2,83 +2,79 @@ import MessageDeferral
 
 extension UserSimulator {
   /// Handles one event; returns whether it was live (stale events are skipped).
-  mutating func handle(_ event: _Event, tally: inout Tally) -> Bool {
+  mutating func handle<H: _Hearing>(_ event: _Event, tally: inout Tally, _: H.Type) -> Bool {
     switch event.kind {
     case .open:
-      guard !life.churned else { return false }
-      open(tally: &tally)
+      guard !world.churned else { return false }
+      open(tally: &tally, H.self)
     case .sceneActive:
-      guard event.epoch == life.foregroundEpoch, life.inForeground else { return false }
-      life.sceneActive = true
-      trace(.sceneActivated, message: -1)
-      tell(.sceneActivated, tally: &tally)
+      guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
+      world.sceneActive = true
+      trace(.sceneActivated, message: -1, H.self)
+      tell(.sceneActivated, tally: &tally, H.self)
     case .screenEnd:
-      guard event.epoch == life.screenEpoch, life.inForeground, !life.sheetShowing else {
+      guard event.epoch == world.screenEpoch, world.inForeground, !world.sheetShowing else {
         return false
       }
-      leaveScreen(tally: &tally)
+      leaveScreen(tally: &tally, H.self)
     case .fetch:
-      guard event.epoch == life.foregroundEpoch, life.inForeground else { return false }
-      deliverHeldMessages(tally: &tally)
+      guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
+      if deliversMessage(event) { deliverHeldMessages(tally: &tally, H.self) }
     case .issue:
       let index = Int(event.index)
-      tally.issued[messages[index].reason.laneIndex] += 1
-      trace(.issued, message: index)
-      if life.processAlive, life.inForeground { deliver(index, tally: &tally) }
+      tally.issued[world.messages[index].reason.laneIndex] += 1
+      trace(.issued, message: index, H.self)
+      if deliversMessage(event) { deliver(index, tally: &tally, H.self) }
     case .expire:
       let index = Int(event.index)
-      guard messages[index].state == .pending else { return false }
+      guard world.messages[index].state == .pending else { return false }
       resolve(index, as: .expired)
-      trace(.expired, message: index)
+      trace(.expired, message: index, H.self)
     case .displayResult:
-      let id = MessageID(event.index)
-      switch event.code {
-      case 0: tell(.displaySucceeded(id), tally: &tally)
-      case 1: tell(.displayFailed(id, .noActiveScene), tally: &tally)
-      default: tell(.displayFailed(id, .presentationFailed), tally: &tally)
-      }
+      tell(event.result.event(for: MessageID(event.index)), tally: &tally, H.self)
     case .sheetEnd:
-      endSheet(tally: &tally)
+      endSheet(tally: &tally, H.self)
     case .policyTimer:
-      guard event.epoch == life.timerEpoch else { return false }
-      tell(.timerFired, tally: &tally)
+      guard event.epoch == world.timerEpoch else { return false }
+      tell(.timerFired, tally: &tally, H.self)
     }
     return true
   }
 
   // MARK: Sessions
 
-  mutating func open(tally: inout Tally) {
-    life.inForeground = true
-    life.foregroundEpoch &+= 1
-    life.foregroundSince = life.now
-    let epoch = life.foregroundEpoch
-    let coldLaunch = !life.processAlive
+  mutating func open<H: _Hearing>(tally: inout Tally, _: H.Type) {
+    world.inForeground = true
+    world.foregroundEpoch &+= 1
+    world.foregroundSince = world.now
+    let epoch = world.foregroundEpoch
+    let coldLaunch = !world.processAlive
     if coldLaunch {
-      life.processAlive = true
+      world.processAlive = true
       startProcess()
-      trace(.coldLaunch, message: -1)
-      tell(.processLaunched, tally: &tally)
-      show(world.scenario.entries.coldLaunch, tally: &tally)
+      trace(.coldLaunch, message: -1, H.self)
+      tell(.processLaunched, tally: &tally, H.self)
+      show(compiled.scenario.entries.coldLaunch, tally: &tally, H.self)
     } else {
-      trace(.warmResume, message: -1)
-      life.screenSince = life.now
+      trace(.warmResume, message: -1, H.self)
+      world.screenSince = world.now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
     }
-    queue.push(
-      time: life.now + world.activationDelay.draw(&scene),
+    world.queue.push(
+      time: world.now + compiled.activationDelay.draw(&streams.scene, at: world.now),
       payload: _Event(kind: .sceneActive, epoch: epoch))
     if coldLaunch || resumeFetches {
-      queue.push(
-        time: life.now + world.fetchDelay.draw(&scene), payload: _Event(kind: .fetch, epoch: epoch))
+      world.queue.push(
+        time: world.now + compiled.fetchDelay.draw(&streams.scene, at: world.now),
+        payload: _Event(kind: .fetch, epoch: epoch))
     }
   }
 
   /// Whether StoreKit fetches at this warm resume (``DeliveryMode``).
   var resumeFetches: Bool {
     mutating get {
-      switch world.scenario.sessions.delivery {
+      switch compiled.scenario.sessions.delivery {
       case .launch: false
       case .launchAndResume: hasUndelivered
       case .everyForeground: true
@@ -87,147 +83,166 @@ extension UserSimulator {
   }
 
   /// The app goes to the background: the session ends; the process may be terminated.
-  mutating func goToBackground(tally: inout Tally) {
+  mutating func goToBackground<H: _Hearing>(tally: inout Tally, _: H.Type) {
     creditScreenTime(tally: &tally)
-    tally.simulatedSeconds += Int64((life.now - life.foregroundSince).rounded())
-    life.inForeground = false
-    life.sceneActive = false
-    life.foregroundEpoch &+= 1
-    life.screenEpoch &+= 1
-    life.screenEndsAt = .infinity
-    trace(.background, message: -1)
-    tell(.sceneDeactivated, tally: &tally)
-    let leftDuringOnboarding = life.onboardingRunActive
+    tally.simulatedSeconds += Int64((world.now - world.foregroundSince).rounded())
+    world.inForeground = false
+    world.sceneActive = false
+    world.foregroundEpoch &+= 1
+    world.screenEpoch &+= 1
+    world.screenEndsAt = .infinity
+    trace(.background, message: -1, H.self)
+    tell(.sceneDeactivated, tally: &tally, H.self)
+    let leftDuringOnboarding = world.onboardingRunActive
     // With a survival distribution the gap is drawn first: the process dies iff it survives
     // less than the gap. A suspended app runs no code, so it is marked terminated now (what
     // the policy and the trace see is the same as at the moment iOS reclaims it).
     let gap: Double
     let terminated: Bool
-    if let survival = world.backgroundSurvival {
-      gap = world.gap.draw(&journey)
-      terminated = survival.draw(&journey) <= gap
+    if let survival = compiled.backgroundSurvival {
+      gap = compiled.gap.draw(&streams.journey, at: world.now)
+      terminated = survival.draw(&streams.journey, at: world.now) <= gap
     } else {
       gap = .nan
-      terminated = journey.bernoulli(world.scenario.sessions.backgroundTerminationProbability)
+      terminated = streams.journey.bernoulli(
+        compiled.scenario.sessions.backgroundTerminationProbability)
     }
     if terminated {
-      life.processAlive = false
+      world.processAlive = false
       // An onboarding run is abandoned; it restarts at launch.
-      if life.onboardingRunActive { life.onboardingRunActive = false }
-      trace(.terminated, message: -1)
-      tell(.processTerminated, tally: &tally)
+      if world.onboardingRunActive { world.onboardingRunActive = false }
+      trace(.terminated, message: -1, H.self)
+      tell(.processTerminated, tally: &tally, H.self)
     }
     if leftDuringOnboarding,
-      journey.bernoulli(world.scenario.onboarding.neverReturnAfterLeavingProbability)
+      streams.journey.bernoulli(compiled.scenario.onboarding.neverReturnAfterLeavingProbability)
     {
-      life.churned = true
-      trace(.churned, message: -1)
+      world.churned = true
+      trace(.churned, message: -1, H.self)
       return
     }
-    let away = gap.isNaN ? world.gap.draw(&journey) : gap
-    queue.push(time: life.now + away, payload: _Event(kind: .open))
+    let away = gap.isNaN ? compiled.gap.draw(&streams.journey, at: world.now) : gap
+    world.queue.push(time: world.now + away, payload: _Event(kind: .open))
   }
 
   // MARK: Screens
 
   /// Shows screen `index`: a visit, onboarding bookkeeping, the policy told, a dwell drawn.
-  mutating func show(_ index: Int, tally: inout Tally) {
-    let kind = world.screenKinds[index]
-    let previousKind = life.currentScreen >= 0 ? world.screenKinds[life.currentScreen] : nil
+  mutating func show<H: _Hearing>(_ index: Int, tally: inout Tally, _: H.Type) {
+    let kind = compiled.screenKinds[index]
+    let previousKind = world.currentScreen >= 0 ? compiled.screenKinds[world.currentScreen] : nil
     creditScreenTime(tally: &tally)
-    life.screenSince = life.now
-    life.currentScreen = index
-    life.visitInterrupted = false
+    world.screenSince = world.now
+    world.currentScreen = index
+    world.visitInterrupted = false
     tally.screenVisits[index] += 1
     if kind == .onboarding {
-      if !life.onboardingRunActive {
-        life.onboardingRunActive = true
-        life.onboardingRunInterrupted = false
+      if !world.onboardingRunActive {
+        world.onboardingRunActive = true
+        world.onboardingRunInterrupted = false
         tally.onboardingRunsStarted += 1
-        if !life.startedOnboarding, life.profile.isNew {
-          life.startedOnboarding = true
+        if !world.startedOnboarding, world.profile.isNew {
+          world.startedOnboarding = true
           tally.newUsersOnboarding += 1
         }
       }
-    } else if life.onboardingRunActive, previousKind == .onboarding {
-      life.onboardingRunActive = false
+    } else if world.onboardingRunActive, previousKind == .onboarding {
+      world.onboardingRunActive = false
       tally.onboardingRunsCompleted += 1
-      if !life.completedOnboarding {
-        life.completedOnboarding = true
-        if life.profile.isNew { tally.newUsersCompleted += 1 }
+      if !world.completedOnboarding {
+        world.completedOnboarding = true
+        if world.profile.isNew { tally.newUsersCompleted += 1 }
       }
     }
-    trace(.screenAppeared, message: -1)
+    trace(.screenAppeared, message: -1, H.self)
     startDwell()
-    tell(.screenAppeared(kind), tally: &tally)
+    tell(.screenAppeared(kind), tally: &tally, H.self)
   }
 
-  /// Adds the time since ``_Life/screenSince`` to the current screen, and stops counting.
+  /// Adds the time since ``_World/screenSince`` to the current screen, and stops counting.
   mutating func creditScreenTime(tally: inout Tally) {
-    guard !life.screenSince.isNaN, life.currentScreen >= 0 else { return }
-    tally.screenMilliseconds[life.currentScreen] += Int64(
-      ((life.now - life.screenSince) * 1000).rounded())
-    life.screenSince = .nan
+    guard !world.screenSince.isNaN, world.currentScreen >= 0 else { return }
+    tally.screenMilliseconds[world.currentScreen] += Int64(
+      ((world.now - world.screenSince) * 1000).rounded())
+    world.screenSince = .nan
   }
 
   /// Draws the dwell on the current screen and schedules its end (paused while a sheet shows).
   mutating func startDwell() {
-    let dwell = world.dwell[life.currentScreen].draw(&journey)
-    life.screenEpoch &+= 1
-    if life.sheetShowing {
-      life.pausedRemaining = dwell
-      life.screenEndsAt = .infinity
+    let dwell = compiled.dwell[world.currentScreen].draw(&streams.journey, at: world.now)
+    world.screenEpoch &+= 1
+    if world.sheetShowing {
+      world.pausedRemaining = dwell
+      world.screenEndsAt = .infinity
     } else {
-      life.screenEndsAt = life.now + dwell
-      queue.push(
-        time: life.screenEndsAt, payload: _Event(kind: .screenEnd, epoch: life.screenEpoch))
+      world.screenEndsAt = world.now + dwell
+      world.queue.push(
+        time: world.screenEndsAt, payload: _Event(kind: .screenEnd, epoch: world.screenEpoch))
     }
   }
 
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
-  mutating func leaveScreen(tally: inout Tally) {
-    guard let table = world.transitionPointers[life.currentScreen] else {
+  mutating func leaveScreen<H: _Hearing>(tally: inout Tally, _: H.Type) {
+    guard let table = compiled.transitionPointers[world.currentScreen] else {
       // The launch screen has no transitions: the entries decide what follows it.
-      let entries = world.scenario.entries
-      show(life.completedOnboarding ? entries.returning : entries.newUser, tally: &tally)
+      let entries = compiled.scenario.entries
+      show(world.completedOnboarding ? entries.returning : entries.newUser, tally: &tally, H.self)
       return
     }
-    let choice = AliasTable.draw(&journey, from: table)
-    let target = world.transitionTargetIndex[
-      Int(world.transitionOffset[life.currentScreen]) + choice]
+    let choice = AliasTable.draw(&streams.journey, from: table)
+    let target = compiled.transitionTargetIndex[
+      Int(compiled.transitionOffset[world.currentScreen]) + choice]
     if target < 0 {
-      goToBackground(tally: &tally)
+      goToBackground(tally: &tally, H.self)
     } else {
-      show(Int(target), tally: &tally)
+      show(Int(target), tally: &tally, H.self)
     }
   }
 
   // MARK: Delivery
 
   /// StoreKit delivers what it holds: every pending message not yet delivered to this process
-  /// (with `every_foreground` delivery: every pending message).
-  mutating func deliverHeldMessages(tally: inout Tally) {
-    let again = world.scenario.sessions.delivery == .everyForeground
-    // Most fetches find nothing: known without a scan.
-    guard again ? hasArrivedPending : hasUndelivered else { return }
-    for index in messages.indices
-    where messages[index].state == .pending && messages[index].issuedAt <= life.now
-      && (again || messages[index].deliveredInProcess != life.process)
+  /// (with `every_foreground` delivery: every pending message). Called only when
+  /// ``deliversMessage(_:)`` says the fetch delivers something (most find nothing: known
+  /// without a scan).
+  mutating func deliverHeldMessages<H: _Hearing>(tally: inout Tally, _: H.Type) {
+    let again = compiled.scenario.sessions.delivery == .everyForeground
+    for index in world.messages.indices
+    where world.messages[index].state == .pending && world.messages[index].issuedAt <= world.now
+      && (again || world.messages[index].deliveredInProcess != world.process)
     {
-      deliver(index, tally: &tally)
+      deliver(index, tally: &tally, H.self)
     }
   }
 
-  mutating func deliver(_ index: Int, tally: inout Tally) {
-    precondition(!inTrunk, "A shared trunk must fork before a delivery (deliversMessage)")
-    guard messages[index].state == .pending else { return }
+  /// Whether handling `event` now delivers a message to the app: the world's one delivery
+  /// rule. ``handle(_:tally:)`` delivers (an issue in the foreground, a fetch that finds
+  /// something) exactly when this holds, so a strategy that must stop before the first
+  /// delivery (the shared trunk) asks this and mirrors nothing. An event of a new kind that
+  /// delivers must say so here.
+  mutating func deliversMessage(_ event: _Event) -> Bool {
+    switch event.kind {
+    case .issue:
+      return world.processAlive && world.inForeground
+        && world.messages[Int(event.index)].state == .pending
+    case .fetch:
+      guard event.epoch == world.foregroundEpoch, world.inForeground else { return false }
+      return compiled.scenario.sessions.delivery == .everyForeground
+        ? hasArrivedPending : hasUndelivered
+    default:
+      return false
+    }
+  }
+
+  mutating func deliver<H: _Hearing>(_ index: Int, tally: inout Tally, _: H.Type) {
+    guard world.messages[index].state == .pending else { return }
     markDelivered(index)
-    if messages[index].deliveredAt.isNaN { messages[index].deliveredAt = life.now }
-    let record = messages[index]
-    trace(.delivered, message: index)
+    if world.messages[index].deliveredAt.isNaN { world.messages[index].deliveredAt = world.now }
+    let record = world.messages[index]
+    trace(.delivered, message: index, H.self)
     let message = Message(
       id: MessageID(index), reason: record.reason, firstIssuedAt: record.issuedAt,
-      deliveredAt: life.now, deadline: record.deadline.isFinite ? record.deadline : nil)
-    tell(.delivered(message), tally: &tally)
+      deliveredAt: world.now, deadline: record.deadline.isFinite ? record.deadline : nil)
+    tell(.delivered(message), tally: &tally, H.self)
   }
 }

@@ -7,25 +7,17 @@ import MessageDeferral
 /// no tracing at all, while `deferral-sim trace` runs the very same code with a sink that
 /// records every step.
 struct UserSimulator<Sink: SimulationSink>: ~Copyable {
-  let world: CompiledScenario
+  /// The scenario, compiled: samplers and tables, read-only.
+  let compiled: CompiledScenario
   var sink: Sink
 
-  // Random streams, one per purpose, reseeded for every (replication, user).
-  var journey: RandomStream
-  var appStore: RandomStream
-  /// Who the user is (new or existing, subscriber, install time): a stream of its own, so a
-  /// sweep over message rates keeps the very same users.
-  var population: RandomStream
-  var scene: RandomStream
-  var sheet: RandomStream
+  /// The user's life at this instant: one value (``_World``), forked by assignment.
+  var world = _World()
+  /// The world's random streams, one per purpose (``_WorldStreams``).
+  var streams = _WorldStreams()
   /// The policy's own draws: when its listener exists after each cold launch.
   var policyStream: RandomStream
 
-  var queue = EventQueue<_Event>(minimumCapacity: 64)
-  var messages: ContiguousArray<_MessageRecord> = []
-  /// The messages' indices in issue-time order (ties in index order), fixed once they are
-  /// drawn: how ``advanceArrivals()`` keeps count of what StoreKit holds without a scan.
-  var issueOrder: ContiguousArray<Int32> = []
   var actions = PolicyActions()
   /// The policy being simulated: its coordinator and listener.
   var lane: _PolicyLane
@@ -35,25 +27,15 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var user = 0
   var policyIndex = 0
 
-  /// The user's state.
-  var life = _Life()
   /// Set when the last ``run`` stopped at ``EngineLimits/eventsPerUser``: what looped.
   var budgetExceeded: EngineError?
 
-  /// While a shared trunk runs (``runShared(seed:replication:user:tallies:trunk:eventBudget:)``):
-  /// no policy is told anything yet (what it would hear is logged for its lane), and steps
-  /// wait in ``_Trunk/steps`` for each policy's sink.
-  var inTrunk = false
   /// The lanes of every policy and what a fork copies (used by the shared trunk only).
   var trunk = _Trunk()
   /// The forked branches' groups (used by the shared trunk only).
   var groups = _BranchGroups(screenCount: 0)
-  /// While a group of policies runs (``tellGroup(_:tally:)``): every member's lane answers.
-  var grouped = false
   /// Whether a forked user's branches may be shared in groups (``RunOptions/branchGroups``).
   var groupsAllowed = true
-  /// While a group runs: durations go to ``_BranchGroups/durations`` for every member.
-  var logsDurations = false
   /// Each policy's lane while its group runs (copied from ``_Trunk/lanes`` at the group's
   /// start), and the answers of the group's first member and of another member to an event.
   /// Stored here, not in ``groups``, so that a lane is changed in place.
@@ -61,74 +43,34 @@ struct UserSimulator<Sink: SimulationSink>: ~Copyable {
   var leadEffect = _PolicyEffect()
   var memberEffect = _PolicyEffect()
 
-  init(world: CompiledScenario, sink: Sink) {
-    self.world = world
+  init(scenario compiled: CompiledScenario, sink: Sink) {
+    self.compiled = compiled
     self.sink = sink
-    journey = RandomStream(seed: 0, replication: 0, user: 0, purpose: .journey)
-    appStore = RandomStream(seed: 0, replication: 0, user: 0, purpose: .appStore)
-    population = RandomStream(seed: 0, replication: 0, user: 0, purpose: .population)
-    scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
-    sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
     policyStream = RandomStream(seed: 0, replication: 0, user: 0, purpose: .policy)
     lane = _PolicyLane(PolicyConfiguration())
   }
 }
 
 extension UserSimulator {
-  /// Runs user `user` of replication `replication` under `policy`, adding what happened to
-  /// `tally`.
-  mutating func run(
-    seed: UInt64, replication: Int, user: Int, policyIndex: Int, policy: PolicyConfiguration,
-    tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
-  ) {
-    run(
-      seed: seed, replication: replication, user: user, policyIndex: policyIndex,
-      lane: _PolicyLane(policy), tally: &tally, eventBudget: eventBudget)
-  }
-
-  /// As ``run(seed:replication:user:policyIndex:policy:tally:eventBudget:)``, from a lane
-  /// built beforehand (a worker builds one per policy and copies it for each user).
-  mutating func run(
-    seed: UInt64, replication: Int, user: Int, policyIndex: Int, lane: _PolicyLane,
-    tally: inout Tally, eventBudget: Int = EngineLimits.eventsPerUser
-  ) {
-    precondition(eventBudget > 0, "An event budget must be positive")
-    beginUser(seed: seed, replication: replication, user: user)
-    self.policyIndex = policyIndex
-    self.lane = lane
-    sink.begin(replication: replication, user: user, policy: policyIndex)
-    drawProfileAndMessages()
-    tally.users += 1
-    let before = segmentSnapshot(tally)
-    var budget = eventBudget
-    _ = simulate(from: nil, tally: &tally, budget: &budget, forkAtDelivery: false)
-    finishUser(tally: &tally, since: before, countsUser: true, outcomes: true)
-  }
-
   /// Reseeds the streams for (`replication`, `user`) and clears the state of the last user.
   mutating func beginUser(seed: UInt64, replication: Int, user: Int) {
     self.replication = replication
     self.user = user
-    journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
-    appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
-    population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
-    scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
-    sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
+    streams.reseed(seed: seed, replication: replication, user: user)
     policyStream.reseed(seed: seed, replication: replication, user: user, purpose: .policy)
-    queue.removeAll(keepingCapacity: true)
-    messages.removeAll(keepingCapacity: true)
-    life = _Life()
+    world.reset()
     budgetExceeded = nil
   }
 
   /// Handles events until the horizon, starting with `first` when given (an event already
-  /// popped, at ``_Life/now``). With `forkAtDelivery`, stops before handling an event that
-  /// would deliver a message to the app, and returns it: the first moment policies can differ.
+  /// popped, at ``_World/now``), the policies hearing them as strategy `H` has them hear.
+  /// When `H` ``_Hearing/stopsBeforeDelivery``, stops before handling an event that would
+  /// deliver a message to the app, and returns it: the first moment policies can differ.
   /// Stops early, with ``budgetExceeded`` set, when `budget` runs out.
-  mutating func simulate(
-    from first: _Event?, tally: inout Tally, budget: inout Int, forkAtDelivery: Bool
+  mutating func simulate<H: _Hearing>(
+    from first: _Event?, tally: inout Tally, budget: inout Int, _: H.Type
   ) -> _Event? {
-    let horizon = world.scenario.horizon
+    let horizon = compiled.scenario.horizon
     var next = first
     while true {
       let event: _Event
@@ -136,18 +78,19 @@ extension UserSimulator {
         event = first
         next = nil
       } else {
-        guard let (time, popped) = queue.popMin(), time <= horizon else { break }
-        life.now = time
-        if forkAtDelivery, deliversMessage(popped) { return popped }
+        guard let (time, popped) = world.queue.popMin(), time <= horizon else { break }
+        world.now = time
+        if H.stopsBeforeDelivery, deliversMessage(popped) { return popped }
         event = popped
       }
-      if handle(event, tally: &tally) { tally.events += 1 }
+      if handle(event, tally: &tally, H.self) { tally.events += 1 }
       budget &-= 1  // Counts down from a positive Int: cannot wrap.
       if budget == 0 {
         budgetExceeded = .eventBudgetExceeded(
-          replication: replication, user: user, simulatedTime: life.now, horizon: horizon,
-          screen: life.currentScreen >= 0 ? world.scenario.screens[life.currentScreen].name : nil)
-        queue.removeAll()
+          replication: replication, user: user, simulatedTime: world.now, horizon: horizon,
+          screen: world.currentScreen >= 0
+            ? compiled.scenario.screens[world.currentScreen].name : nil)
+        world.queue.removeAll()
         break
       }
     }
@@ -159,30 +102,44 @@ extension UserSimulator {
   mutating func finishUser(
     tally: inout Tally, since before: _SegmentSnapshot, countsUser: Bool, outcomes: Bool
   ) {
-    life.now = world.scenario.horizon
+    world.now = compiled.scenario.horizon
     creditScreenTime(tally: &tally)
     finish(tally: &tally)
     if outcomes, Sink.recordsOutcomes { emitOutcomes() }
     addToSegment(since: before, tally: &tally, countsUser: countsUser)
-    if journey.variateCounts != nil { drainVariateCounts(into: &tally) }
+    if streams.countsVariates { drainVariateCounts(into: &tally) }
+  }
+
+  /// At the horizon: what each message became, deadline misses, time in the app.
+  mutating func finish(tally: inout Tally) {
+    if world.inForeground {
+      tally.simulatedSeconds += Int64((world.now - world.foregroundSince).rounded())
+    }
+    let horizon = compiled.scenario.horizon
+    for record in world.messages {
+      let lane = record.reason.laneIndex
+      switch record.state {
+      case .pending: tally.pending[lane] += 1
+      case .expired: tally.expired[lane] += 1
+      case .displayed: break
+      }
+      if record.reason == .priceIncreaseConsent, record.deadline <= horizon {
+        tally.consentDeadlinesDue += 1
+        let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline
+        let resolved = record.state == .expired && record.expiresAt <= record.deadline
+        if !shownInTime, !resolved { tally.consentDeadlineMisses += 1 }
+      }
+    }
   }
 
   /// Makes every stream count the variates it draws (see ``RunOptions/countsVariates``).
   mutating func startCountingVariates() {
-    journey.variateCounts = VariateCounts()
-    appStore.variateCounts = VariateCounts()
-    population.variateCounts = VariateCounts()
-    scene.variateCounts = VariateCounts()
-    sheet.variateCounts = VariateCounts()
+    streams.startCountingVariates()
     policyStream.variateCounts = VariateCounts()
   }
 
   mutating func drainVariateCounts(into tally: inout Tally) {
-    journey.drainVariateCounts(into: &tally.variates)
-    appStore.drainVariateCounts(into: &tally.variates)
-    population.drainVariateCounts(into: &tally.variates)
-    scene.drainVariateCounts(into: &tally.variates)
-    sheet.drainVariateCounts(into: &tally.variates)
+    streams.drainVariateCounts(into: &tally.variates)
     policyStream.drainVariateCounts(into: &tally.variates)
   }
 
@@ -190,41 +147,42 @@ extension UserSimulator {
   /// them (from the App Store stream), so that every policy sees the same user and the same
   /// messages.
   mutating func drawProfileAndMessages() {
-    let population = world.scenario.population
-    let horizon = world.scenario.horizon
-    let isNew = self.population.bernoulli(population.newUserShare)
+    let population = compiled.scenario.population
+    let horizon = compiled.scenario.horizon
+    let isNew = streams.population.bernoulli(population.newUserShare)
     var subscriber: Bool
     var lapsed: Bool
     var installAt = 0.0
     if isNew {
       let window = population.installWindow
       installAt =
-        window.lowerBound + self.population.uniform() * (window.upperBound - window.lowerBound)
-      subscriber = self.population.bernoulli(population.returningSubscriberShare)
+        window.lowerBound + streams.population.uniform() * (window.upperBound - window.lowerBound)
+      subscriber = streams.population.bernoulli(population.returningSubscriberShare)
       lapsed = false
     } else {
-      subscriber = self.population.bernoulli(population.subscriberShare)
+      subscriber = streams.population.bernoulli(population.subscriberShare)
       lapsed = !subscriber
     }
-    life.profile = _UserProfile(
+    world.profile = _UserProfile(
       isNew: isNew, installAt: installAt, subscriber: subscriber, lapsed: lapsed)
-    life.completedOnboarding = !isNew
+    world.completedOnboarding = !isNew
     // A returning subscriber's App Store account has history before the install; a brand-new
     // user's starts at the install.
     let accountStart = isNew && !subscriber ? installAt : 0
 
-    if let campaign = world.scenario.messages.consent, subscriber {
-      let chosen = appStore.bernoulli(campaign.audienceShare)
-      let offset = appStore.uniform() * campaign.rolloutWindow
-      let deadline = world.consentDeadline!.draw(&appStore)
-      let expiry = world.consentExpiry?.draw(&appStore) ?? .infinity
+    if let campaign = compiled.scenario.messages.consent, subscriber {
+      let chosen = streams.appStore.bernoulli(campaign.audienceShare)
+      let offset = streams.appStore.uniform() * campaign.rolloutWindow
+      let deadline = compiled.consentDeadline!.draw(&streams.appStore, at: campaign.start + offset)
+      let expiry =
+        compiled.consentExpiry?.draw(&streams.appStore, at: campaign.start + offset) ?? .infinity
       let issuedAt = campaign.start + offset
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(
           .priceIncreaseConsent, at: issuedAt, deadline: issuedAt + deadline, expiry: expiry)
       }
     }
-    for (index, process) in world.scenario.messages.recurring.enumerated() {
+    for (index, process) in compiled.scenario.messages.recurring.enumerated() {
       let inAudience: Bool
       switch process.audience {
       case .subscribers: inAudience = subscriber
@@ -234,26 +192,26 @@ extension UserSimulator {
       guard inAudience else { continue }
       var time = accountStart
       while true {
-        time += world.recurringGap[index].draw(&appStore)
+        time += compiled.recurringGap[index].draw(&streams.appStore, at: time)
         guard time < horizon else { break }
-        let expiry = world.recurringExpiry[index]?.draw(&appStore) ?? .infinity
+        let expiry = compiled.recurringExpiry[index]?.draw(&streams.appStore, at: time) ?? .infinity
         addMessage(process.reason, at: time, deadline: .infinity, expiry: expiry)
       }
     }
     issueCampaigns(accountStart: accountStart)
     issueBillingRenewals(accountStart: accountStart)
-    let firstOpen = isNew ? installAt : world.firstOpen.draw(&journey)
-    queue.push(time: firstOpen, payload: _Event(kind: .open))
+    let firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
+    world.queue.push(time: firstOpen, payload: _Event(kind: .open))
     orderArrivals()
   }
 
   mutating func addMessage(_ reason: Reason, at time: Double, deadline: Double, expiry: Double) {
-    let index = Int32(messages.count)
-    messages.append(
+    let index = Int32(world.messages.count)
+    world.messages.append(
       _MessageRecord(reason: reason, issuedAt: time, deadline: deadline, expiresAt: time + expiry))
-    queue.push(time: time, payload: _Event(kind: .issue, index: index))
+    world.queue.push(time: time, payload: _Event(kind: .issue, index: index))
     if expiry.isFinite {
-      queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index))
+      world.queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index))
     }
   }
 }

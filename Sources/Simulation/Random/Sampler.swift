@@ -50,6 +50,8 @@ public struct Sampler: Sendable {
     case weibull(shape: Double, scale: Double)
     case uniform(low: Double, high: Double)
     case empirical(_EmpiricalTable)
+    /// A distribution that depends on the simulated time (``init(schedule:)``).
+    case scheduled(_Schedule)
   }
 
   /// A sampler for `spec`.
@@ -71,6 +73,12 @@ public struct Sampler: Sendable {
     case .empirical(let values, let weights):
       kind = .empirical(_EmpiricalTable(values: values, weights: weights))
     }
+  }
+
+  /// A sampler of `kind`, described by `spec` (``init(schedule:)``).
+  internal init(spec: DistributionSpec, kind: _Kind) {
+    self.spec = spec
+    self.kind = kind
   }
 
   /// Why `spec` cannot be sampled, in words fit for an error message, or `nil` when it can.
@@ -110,9 +118,26 @@ public struct Sampler: Sendable {
 
   /// One draw.
   ///
+  /// - Precondition: the sampler does not depend on the time (``isTimeAware`` is false): a
+  ///   scheduled sampler is drawn with ``draw(_:at:)``.
   /// - Complexity: O(1) (expected O(1) for the rejection samplers of lognormal and gamma).
   @inlinable
   public func draw(_ stream: inout RandomStream) -> Double {
+    if case .scheduled = kind {
+      preconditionFailure("A sampler that depends on the time is drawn with draw(_:at:)")
+    }
+    return draw(&stream, at: 0)
+  }
+
+  /// One draw at simulated time `time` (seconds from the start of the horizon): for a
+  /// scheduled sampler (``init(schedule:)``) a draw from the distribution of the slot that
+  /// `time` falls in; for any other, exactly what ``draw(_:)`` draws, whatever `time` (the
+  /// time is not read: a sampler that does not vary costs nothing more).
+  ///
+  /// - Complexity: O(1) (expected O(1) for lognormal and gamma), plus O(log slots) for a
+  ///   scheduled sampler.
+  @inlinable
+  public func draw(_ stream: inout RandomStream, at time: Double) -> Double {
     let generator = stream.generator
     switch kind {
     case .fixed(let value):
@@ -136,6 +161,8 @@ public struct Sampler: Sendable {
     case .empirical(let table):
       stream.countVariate(.discrete)
       return table.values[Int(gsl_ran_discrete(generator, table.alias.storage.table))]
+    case .scheduled(let schedule):
+      return schedule.sampler(at: time).draw(&stream, at: time)
     }
   }
 
@@ -149,6 +176,7 @@ public struct Sampler: Sendable {
     case .weibull(let shape, let scale): return scale * tgamma(1 + 1 / shape)
     case .uniform(let low, let high): return (low + high) / 2
     case .empirical(let table): return table.mean
+    case .scheduled(let schedule): return schedule.mean
     }
   }
 
@@ -166,6 +194,7 @@ public struct Sampler: Sendable {
       return scale * scale * (tgamma(1 + 2 / shape) - g1 * g1)
     case .uniform(let low, let high): return (high - low) * (high - low) / 12
     case .empirical(let table): return table.variance
+    case .scheduled(let schedule): return schedule.variance
     }
   }
 
@@ -179,6 +208,7 @@ public struct Sampler: Sendable {
     case .weibull(let shape, let scale): return gsl_cdf_weibull_P(x, scale, shape)
     case .uniform(let low, let high): return gsl_cdf_flat_P(x, low, high)
     case .empirical(let table): return table.cdf(x)
+    case .scheduled(let schedule): return schedule.cdf(x)
     }
   }
 
@@ -196,6 +226,7 @@ public struct Sampler: Sendable {
     case .weibull(let shape, let scale): return gsl_cdf_weibull_Pinv(p, scale, shape)
     case .uniform(let low, let high): return gsl_cdf_flat_Pinv(p, low, high)
     case .empirical(let table): return table.quantile(p)
+    case .scheduled(let schedule): return schedule.quantile(p)
     }
   }
 }

@@ -20,6 +20,7 @@ struct _PolicyEffect: Equatable {
 /// The branches of a forked user, simulated in groups (``UserSimulator/runGroups(fork:tallies:)``).
 struct _BranchGroups {
   /// The policies of the group being simulated, the first one's answers applied to the world.
+  /// With one member left the group runs as a plain branch (``UserSimulator/tellLane``).
   var members: [Int] = []
   /// Groups still to simulate from the fork: policies that parted from a group.
   var pending: [[Int]] = []
@@ -34,10 +35,41 @@ struct _BranchGroups {
   }
 }
 
+/// A group of policies simulated once (``UserSimulator/runGroups(fork:tallies:)``): every
+/// member's lane answers each event, the first member's answer is carried out; with one member
+/// left, it hears as a plain branch. Durations wait in ``_BranchGroups/durations`` for every
+/// member's tally.
+enum _GroupHearing: _Hearing {
+  static func tell<Sink: SimulationSink>(
+    _ event: PolicyEvent, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) {
+    if simulator.groups.members.count > 1 {
+      simulator.tellGroup(event, tally: &tally, _GroupHearing.self)
+    } else {
+      simulator.tellLane(event, tally: &tally, _GroupHearing.self)
+    }
+  }
+
+  static func record<Sink: SimulationSink>(
+    _ seconds: Double, histogram: UInt8, lane: Int, in simulator: inout UserSimulator<Sink>,
+    tally: inout Tally
+  ) {
+    simulator.groups.durations.append((histogram, UInt8(lane), seconds))
+  }
+
+  static func step<Sink: SimulationSink>(
+    _ step: TraceStep, in simulator: inout UserSimulator<Sink>
+  ) {
+    simulator.sink.step(step)
+  }
+
+  static var stopsBeforeDelivery: Bool { false }
+}
+
 /// A forked user's branches, shared lazily: policies stay in one group, whose world is
 /// simulated once, while every member answers every event with the same effect on the world
 /// (``_PolicyEffect``: the same display attempts and the same timer). Each member's lane hears
-/// every event, with its own policy stream (bank slot 5 + p, as in its own branch). At the
+/// every event, with its own policy stream (``_Trunk/policySlot(_:)``, as in its own branch). At the
 /// first event where a member answers differently from the group's first member, the member
 /// leaves the group: the group goes on with the first member's answer, and the members that
 /// left are simulated again from the fork, as a group of their own (which may part again).
@@ -53,7 +85,7 @@ extension UserSimulator {
   }
 
   /// The bank slot of policy `policy`'s stream while its group runs.
-  func workSlot(_ policy: Int) -> Int { 5 + trunk.lanes.count + policy }
+  func workSlot(_ policy: Int) -> Int { trunk.policySlot(trunk.lanes.count + policy) }
 
   /// Simulates the branches of a user forked at `fork` (the state as ``saveFork(budget:)``
   /// kept it) in groups, adding each policy's branch to `tallies[policy]`. Returns `false`
@@ -72,27 +104,20 @@ extension UserSimulator {
       let generator = policyStream.generator
       for policy in group {
         branchLanes[policy] = trunk.lanes[policy]
-        trunk.bank.restore(generator, from: 5 + policy)
+        trunk.bank.restore(generator, from: trunk.policySlot(policy))
         trunk.bank.save(generator, to: workSlot(policy))
       }
       groups.members = group
-      grouped = group.count > 1
-      if !grouped { swap(&lane, &branchLanes[group[0]]) }
+      if group.count == 1 { swap(&lane, &branchLanes[group[0]]) }
       // What the group's life adds to a tally, apart from the durations.
       var tally = groups.empty
       groups.durations.removeAll(keepingCapacity: true)
-      logsDurations = true
       var budget = trunk.budget
       let before = segmentSnapshot(tally)
-      _ = simulate(from: fork, tally: &tally, budget: &budget, forkAtDelivery: false)
-      grouped = false
+      _ = simulate(from: fork, tally: &tally, budget: &budget, _GroupHearing.self)
       trunk.statistics.branchEvents += tally.events
-      if budgetExceeded != nil {
-        logsDurations = false
-        return false
-      }
+      if budgetExceeded != nil { return false }
       finishGroup(&tally, since: before, tallies: &tallies)
-      logsDurations = false
     }
     return true
   }
@@ -104,7 +129,7 @@ extension UserSimulator {
   ) {
     finishUser(tally: &tally, since: before, countsUser: false, outcomes: false)
     // Consent latencies by segment are durations too: recorded into each member below.
-    let segment = UserSegment.of(isNew: life.profile.isNew, subscriber: life.profile.subscriber)
+    let segment = UserSegment.of(isNew: world.profile.isNew, subscriber: world.profile.subscriber)
       .rawValue
     if !tally.segments[segment].consentLatency.isEmpty {
       tally.segments[segment].consentLatency = LatencyHistogram()
@@ -120,7 +145,7 @@ extension UserSimulator {
           tallies[policy].hold[lane].record(duration.seconds)
         }
       }
-      for record in messages
+      for record in world.messages
       where record.reason == .priceIncreaseConsent && record.state == .displayed {
         tallies[policy].segments[segment].consentLatency.record(
           record.displayedAt - record.issuedAt)
@@ -128,30 +153,16 @@ extension UserSimulator {
     }
   }
 
-  /// Records a duration into `tally`'s latency (`histogram` 0) or hold (1) histogram of
-  /// `lane`, or, while a group runs, logs it for every member (``finishGroup``).
-  mutating func recordDuration(
-    _ seconds: Double, histogram: UInt8, lane: Int, tally: inout Tally
-  ) {
-    if logsDurations {
-      groups.durations.append((histogram, UInt8(lane), seconds))
-    } else if histogram == 0 {
-      tally.latency[lane].record(seconds)
-    } else {
-      tally.hold[lane].record(seconds)
-    }
-  }
-
   /// ``tell(_:tally:)`` for a group: every member's lane answers; members whose answer
   /// differs from the first member's leave the group (to be simulated again from the fork);
   /// the first member's answer is carried out. A group left with one member goes on as a
   /// plain branch.
-  mutating func tellGroup(_ event: PolicyEvent, tally: inout Tally) {
+  mutating func tellGroup<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
     // Only a launch draws from a policy stream (a late listener's delay).
     let draws: Bool
     if case .processLaunched = event { draws = true } else { draws = false }
     let generator = policyStream.generator
-    let now = life.now
+    let now = world.now
     var kept = 0
     var parted = false
     for rank in groups.members.indices {
@@ -174,23 +185,14 @@ extension UserSimulator {
     }
     if parted { groups.members.removeLast(groups.members.count - kept) }
     if kept == 1 {
-      grouped = false
       let policy = groups.members[0]
       swap(&lane, &branchLanes[policy])
       trunk.bank.restore(generator, from: workSlot(policy))
     }
     for request in leadEffect.displays {
-      attemptDisplay(request, tally: &tally)
+      attemptDisplay(request, tally: &tally, H.self)
     }
-    switch leadEffect.timer {
-    case .keep:
-      break
-    case .cancel:
-      life.timerEpoch &+= 1
-    case .wake(let time):
-      life.timerEpoch &+= 1
-      queue.push(time: time, payload: _Event(kind: .policyTimer, epoch: life.timerEpoch))
-    }
+    setTimer(leadEffect.timer)
   }
 
   /// What `lane` does in answer to `event` at `now`, as ``tell(_:tally:)`` and

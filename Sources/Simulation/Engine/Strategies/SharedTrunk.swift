@@ -10,7 +10,7 @@ public struct TrunkStatistics: Sendable, Equatable {
   /// The fork times of the forked users, summed in whole milliseconds.
   public var forkMilliseconds: Int64 = 0
   /// Live events handled on trunks (once for every policy) and in branches (once per policy):
-  /// the work done, where a tally counts every policy's whole life.
+  /// the work done, where a tally counts every policy's whole world.
   public var trunkEvents = 0
   public var branchEvents = 0
   /// Branch simulations run from the forks: one per policy and forked user without groups,
@@ -46,17 +46,54 @@ struct _Trunk {
   var steps: [TraceStep] = []
 
   // The state at the fork, restored before each policy's branch.
-  var life = _Life()
-  var queue = EventQueue<_Event>(minimumCapacity: 64)
-  var messages: ContiguousArray<_MessageRecord> = []
+  var world = _World()
   var budget = 0
-  /// Slots 0..<5: the user's streams at the fork; slot 5 + p: policy p's own stream.
+  /// Slots 0 ..< ``_WorldStreams/count``: the world's streams at the fork; then one slot per
+  /// policy for its own stream (``policySlot(_:)``), and one per policy while its group runs
+  /// (``UserSimulator/workSlot(_:)``).
   var bank = _GeneratorBank()
   /// What this worker shared since the engine last took it.
   var statistics = TrunkStatistics()
 
   /// The longest ``log`` kept before the lanes hear it: bounds memory on a long trunk.
   static let logCapacity = 4096
+
+  /// The bank slot of policy `policy`'s own stream at the fork.
+  func policySlot(_ policy: Int) -> Int { _WorldStreams.count + policy }
+}
+
+/// The shared trunk's hearing: no policy hears anything yet (no coordinator can act before a
+/// message reaches the app), what each would hear is logged for its lane, and the world stops
+/// before its first delivery (the fork).
+enum _TrunkHearing: _Hearing {
+  static func tell<Sink: SimulationSink>(
+    _ event: PolicyEvent, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) {
+    if case .delivered = event {
+      preconditionFailure("A shared trunk must fork before a delivery (deliversMessage)")
+    }
+    // Each lane hears this when the trunk forks; the timer is cancelled as by any answer that
+    // asks for none.
+    simulator.logForLanes(event)
+    simulator.setTimer(.cancel)
+  }
+
+  static func record<Sink: SimulationSink>(
+    _ seconds: Double, histogram: UInt8, lane: Int, in simulator: inout UserSimulator<Sink>,
+    tally: inout Tally
+  ) {
+    // Durations are those of displayed messages: none before the first delivery.
+    preconditionFailure("A shared trunk recorded a duration before any delivery")
+  }
+
+  /// On a shared trunk a step belongs to every policy: it waits for each one's sink.
+  static func step<Sink: SimulationSink>(
+    _ step: TraceStep, in simulator: inout UserSimulator<Sink>
+  ) {
+    simulator.trunk.steps.append(step)
+  }
+
+  static var stopsBeforeDelivery: Bool { true }
 }
 
 /// One user, simulated once while no policy can tell the lives apart and then once per
@@ -77,8 +114,8 @@ extension UserSimulator {
   mutating func prepareLanes(_ configurations: [PolicyConfiguration]) {
     trunk.pristine = configurations.map(_PolicyLane.init)
     trunk.lanes = trunk.pristine
-    trunk.bank.reserve(5 + 2 * configurations.count)
-    groups = _BranchGroups(screenCount: world.scenario.screens.count)
+    trunk.bank.reserve(_WorldStreams.count + 2 * configurations.count)
+    groups = _BranchGroups(screenCount: compiled.scenario.screens.count)
   }
 
   /// Runs user `user` of `replication` under every policy of ``prepareLanes(_:)``: the shared
@@ -94,14 +131,12 @@ extension UserSimulator {
     trunk.lanesStarted = false
     trunk.log.removeAll(keepingCapacity: true)
     trunk.steps.removeAll(keepingCapacity: true)
-    inTrunk = true
     drawProfileAndMessages()
     trunkTally.users += 1
     let before = segmentSnapshot(trunkTally)
     var budget = eventBudget
     let eventsBefore = trunkTally.events
-    let fork = simulate(from: nil, tally: &trunkTally, budget: &budget, forkAtDelivery: true)
-    inTrunk = false
+    let fork = simulate(from: nil, tally: &trunkTally, budget: &budget, _TrunkHearing.self)
     trunk.statistics.users += 1
     trunk.statistics.trunkEvents += trunkTally.events - eventsBefore
     // The trunk is every policy's life so far: the first policy's run would stop here too.
@@ -118,9 +153,9 @@ extension UserSimulator {
       return nil
     }
     trunk.statistics.forked += 1
-    trunk.statistics.forkMilliseconds += Int64((life.now * 1000).rounded())
+    trunk.statistics.forkMilliseconds += Int64((world.now * 1000).rounded())
     addToSegment(since: before, tally: &trunkTally, countsUser: true)
-    if journey.variateCounts != nil { drainVariateCounts(into: &trunkTally) }
+    if streams.countsVariates { drainVariateCounts(into: &trunkTally) }
     catchUpLanes()
     saveFork(budget: budget)
     if Self.groupsBranches && groupsAllowed {
@@ -138,13 +173,13 @@ extension UserSimulator {
     for policy in trunk.lanes.indices {
       if policy > 0 { restoreFork() }
       lane = trunk.lanes[policy]
-      trunk.bank.restore(&policyStream, from: 5 + policy)
+      trunk.bank.restore(&policyStream, from: trunk.policySlot(policy))
       beginOutput(policy: policy)
       let branchBefore = segmentSnapshot(tallies[policy])
       var branchBudget = trunk.budget
       let eventsBefore = tallies[policy].events
       _ = simulate(
-        from: fork, tally: &tallies[policy], budget: &branchBudget, forkAtDelivery: false)
+        from: fork, tally: &tallies[policy], budget: &branchBudget, _OwnLane.self)
       trunk.statistics.branchEvents += tallies[policy].events - eventsBefore
       trunk.statistics.branches += 1
       if budgetExceeded != nil { return policy }
@@ -164,7 +199,7 @@ extension UserSimulator {
 
   /// Logs what the policies would hear now (see ``tell(_:tally:)``); a full log is heard.
   mutating func logForLanes(_ event: PolicyEvent) {
-    trunk.log.append((event, life.now))
+    trunk.log.append((event, world.now))
     if trunk.log.count >= _Trunk.logCapacity { catchUpLanes() }
   }
 
@@ -180,12 +215,12 @@ extension UserSimulator {
       // `policyStream` is still as seeded for this user: nothing drew from it on the trunk.
       for policy in trunk.lanes.indices {
         trunk.lanes[policy] = trunk.pristine[policy]
-        trunk.bank.save(generator, to: 5 + policy)
+        trunk.bank.save(generator, to: trunk.policySlot(policy))
       }
     }
     guard !trunk.log.isEmpty else { return }
     // The last launch or termination: a coordinator that forgets at launch
-    // (``Coordinator/forgetsAtLaunch``) needs to hear only what follows (a user's log holds
+    // (``PolicyListener/keepsNothingAcrossLaunch``) needs to hear only what follows (a user's log holds
     // every session up to the fork; most of it is skipped).
     let lastReset =
       trunk.log.lastIndex { entry in
@@ -195,11 +230,11 @@ extension UserSimulator {
         }
       } ?? 0
     for policy in trunk.lanes.indices {
-      trunk.bank.restore(generator, from: 5 + policy)
+      trunk.bank.restore(generator, from: trunk.policySlot(policy))
       Self.replay(
         trunk.log, lastReset: lastReset, into: &trunk.lanes[policy], stream: &policyStream,
         actions: &actions)
-      trunk.bank.save(generator, to: 5 + policy)
+      trunk.bank.save(generator, to: trunk.policySlot(policy))
     }
     trunk.log.removeAll(keepingCapacity: true)
   }
@@ -217,7 +252,7 @@ extension UserSimulator {
     stream: inout RandomStream, actions: inout PolicyActions
   ) {
     if let delay = lane.listenerDelay {
-      let start = lane.storeKitDefault.forgetsAtLaunch ? lastReset : 0
+      let start = firstHeard(by: lane.storeKitDefault, lastReset: lastReset)
       for index in log.indices {
         let (event, time) = log[index]
         // The branch's and the group's routing rule (a launch draws, whatever `start`).
@@ -227,7 +262,7 @@ extension UserSimulator {
         precondition(actions.displays.isEmpty, "StoreKit displayed before any delivery")
       }
     }
-    let start = lane.coordinator.forgetsAtLaunch ? lastReset : 0
+    let start = firstHeard(by: lane.coordinator, lastReset: lastReset)
     for (event, time) in log[start...] {
       lane.coordinator.handle(event, at: time, into: &actions)
       precondition(
@@ -236,30 +271,22 @@ extension UserSimulator {
     }
   }
 
+  /// The first entry of the log that `listener` must hear: the last launch or termination
+  /// (`lastReset`) when it keeps nothing across it, else the first.
+  static func firstHeard<Listener: PolicyListener>(by listener: Listener, lastReset: Int) -> Int {
+    listener.keepsNothingAcrossLaunch ? lastReset : 0
+  }
+
   /// Keeps the state at the fork (the event budget left included) for every branch.
   mutating func saveFork(budget: Int) {
-    trunk.life = life
-    trunk.queue.assign(queue)
-    trunk.messages.removeAll(keepingCapacity: true)
-    trunk.messages.append(contentsOf: messages)
+    trunk.world = world
     trunk.budget = budget
-    trunk.bank.save(journey, to: 0)
-    trunk.bank.save(appStore, to: 1)
-    trunk.bank.save(population, to: 2)
-    trunk.bank.save(scene, to: 3)
-    trunk.bank.save(sheet, to: 4)
+    streams.save(to: trunk.bank, from: 0)
   }
 
   /// Puts the state back as it was at the fork.
   mutating func restoreFork() {
-    life = trunk.life
-    queue.assign(trunk.queue)
-    messages.removeAll(keepingCapacity: true)
-    messages.append(contentsOf: trunk.messages)
-    trunk.bank.restore(&journey, from: 0)
-    trunk.bank.restore(&appStore, from: 1)
-    trunk.bank.restore(&population, from: 2)
-    trunk.bank.restore(&scene, from: 3)
-    trunk.bank.restore(&sheet, from: 4)
+    world = trunk.world
+    streams.restore(from: trunk.bank, from: 0)
   }
 }
