@@ -98,6 +98,12 @@ M69 @@ Sources/Simulation/Engine/Engine.swift @@ ReportOracleTests @@ lane < Rea
 M70 @@ Sources/MessageDeferral/Coordinator.swift @@ ForgetsAtLaunch|SharedTrunkOracle @@ store.count == 0 && opens.capacity == 0 && batch == nil @@ store.count == 0 && batch == nil
 M71 @@ Sources/Simulation/Engine/UserSimulator+Trunk.swift @@ SharedTrunkOracle|BranchGroupOracle @@ let start = lane.coordinator.forgetsAtLaunch ? lastReset : 0 @@ let start = lastReset
 M72 @@ Sources/MessageDeferral/PendingQueue.swift @@ PendingQueueTests|SharedTrunkOracle @@ guard lanes.contains(where: { $0.used > 0 || $0.head != 0 || $0.tombstones > 0 }) else { @@ guard lanes.contains(where: { $0.head != 0 || $0.tombstones > 0 }) else {
+M73 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ parts(tally, scenario, model).reduce(0, +) @@ parts(tally, scenario, model).dropLast().reduce(0, +)
+M74 @@ Sources/Experiments/Robust/RobustPlan+Outcome.swift @@ RobustRegretOracle @@ if regret > rows[policy].worstRegret { @@ if regret >= rows[policy].worstRegret {
+M75 @@ Sources/Reports/Decision/Decision+Bases.swift @@ ValueVerdictOracle @@ let separated = difference.map { $0.high < 0 || $0.low > 0 } ?? false @@ let separated = difference.map { $0.mean < 0 } ?? false
+M76 @@ Sources/Simulation/Tally/SegmentTally.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
+M77 @@ Sources/Simulation/Engine/UserSimulator+Groups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
+M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ if screen.kind == .immersive { immersive += tally.screenInterrupted[index] } @@ if screen.kind == .immersive { immersive += tally.screenVisits[index] }
 EOF
 )
 
