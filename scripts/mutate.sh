@@ -104,6 +104,8 @@ M75 @@ Sources/Reports/Decision/Decision+Bases.swift @@ ValueVerdictOracle @@ le
 M76 @@ Sources/Simulation/Tally/SegmentTally.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
 M77 @@ Sources/Simulation/Engine/UserSimulator+Groups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
 M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ if screen.kind == .immersive { immersive += tally.screenInterrupted[index] } @@ if screen.kind == .immersive { immersive += tally.screenVisits[index] }
+M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
+M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
 EOF
 )
 
