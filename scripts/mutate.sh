@@ -30,7 +30,7 @@ M01 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTest
 M02 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ case .lapsed: inAudience = lapsed @@ case .lapsed: inAudience = subscriber
 M03 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if life.onboardingRunActive { life.onboardingRunActive = false } @@ if life.onboardingRunActive { life.onboardingRunActive = true }
 M04 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ differences.append(value - reference) @@ differences.append(reference - value)
-M05 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(interrupted),
+M05 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(total.screenInterrupted[index]),
 M06 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ tally.hold[.priceIncreaseConsent].quantile(p) @@ tally.latency[.priceIncreaseConsent].quantile(p)
 M07 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let isNew = self.population.bernoulli(population.newUserShare) @@ let isNew = self.population.bernoulli(1 - population.newUserShare)
 M08 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ lapsed = !subscriber @@ lapsed = true
