@@ -30,7 +30,7 @@ M01 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTest
 M02 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ case .lapsed: inAudience = lapsed @@ case .lapsed: inAudience = subscriber
 M03 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if world.onboardingRunActive { world.onboardingRunActive = false } @@ if world.onboardingRunActive { world.onboardingRunActive = true }
 M04 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ differences.append(value - reference) @@ differences.append(reference - value)
-M05 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(interrupted),
+M05 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .text(screen.kind.rawValue), .integer(visits), @@ .text(screen.kind.rawValue), .integer(total.screenInterrupted[index]),
 M06 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ tally.hold[.priceIncreaseConsent].quantile(p) @@ tally.latency[.priceIncreaseConsent].quantile(p)
 M07 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ let isNew = streams.population.bernoulli(population.newUserShare) @@ let isNew = streams.population.bernoulli(1 - population.newUserShare)
 M08 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests @@ lapsed = !subscriber @@ lapsed = true
@@ -98,6 +98,14 @@ M69 @@ Sources/Simulation/Engine/Engine.swift @@ ReportOracleTests @@ lane < Rea
 M70 @@ Sources/MessageDeferral/Coordinator+Listener.swift @@ ForgetsAtLaunch|SharedTrunkOracle @@ store.count == 0 && opens.capacity == 0 && batch == nil @@ store.count == 0 && batch == nil
 M71 @@ Sources/Simulation/Engine/Strategies/SharedTrunk.swift @@ SharedTrunkOracle|BranchGroupOracle @@ let start = firstHeard(by: lane.coordinator, lastReset: lastReset) @@ let start = lastReset
 M72 @@ Sources/MessageDeferral/PendingQueue.swift @@ PendingQueueTests|SharedTrunkOracle @@ guard lanes.contains(where: { $0.used > 0 || $0.head != 0 || $0.tombstones > 0 }) else { @@ guard lanes.contains(where: { $0.head != 0 || $0.tombstones > 0 }) else {
+M73 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ parts(tally, scenario, model).reduce(0, +) @@ parts(tally, scenario, model).dropLast().reduce(0, +)
+M74 @@ Sources/Experiments/Robust/RobustPlan+Outcome.swift @@ RobustRegretOracle @@ if regret > rows[policy].worstRegret { @@ if regret >= rows[policy].worstRegret {
+M75 @@ Sources/Reports/Decision/Decision+Bases.swift @@ ValueVerdictOracle @@ let separated = difference.map { $0.high < 0 || $0.low > 0 } ?? false @@ let separated = difference.map { $0.mean < 0 } ?? false
+M76 @@ Sources/Simulation/Tally/SegmentTally.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
+M77 @@ Sources/Simulation/Engine/UserSimulator+Groups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
+M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ if screen.kind == .immersive { immersive += tally.screenInterrupted[index] } @@ if screen.kind == .immersive { immersive += tally.screenVisits[index] }
+M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
+M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
 EOF
 )
 

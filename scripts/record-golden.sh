@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records the golden CSV checksums: every bundled scenario (scenarios/*.json, and the embedded
-# default) and every bundled sweep (scenarios/sweeps/*.json) run at small sizes with a fixed
-# seed, and the SHA-256 of every CSV each writes. GoldenChecksumTests reruns the very commands
+# default), every bundled sweep (scenarios/sweeps/*.json) and every bundled robustness study
+# (scenarios/uncertainty/*.json) run at small sizes with a fixed seed, and the SHA-256 of
+# every CSV each writes. GoldenChecksumTests reruns the very commands
 # listed in the fixture and compares, so a change to the engine that alters any figure fails.
 #
 #   bash scripts/record-golden.sh          # rebuild, rerun and rewrite the fixture
@@ -9,7 +10,8 @@
 #
 # Regenerate after a change that is MEANT to change results (a policy reworked, a model
 # changed), and say so in the commit. The sweep copies (small users and replications) are
-# regenerated from scenarios/sweeps/ too. Extra engine options for every case, such as
+# regenerated from scenarios/sweeps/ too, and the study copies (small users, replications and
+# worlds) from scenarios/uncertainty/. Extra engine options for every case, such as
 # --no-shared-trunk, can be given in GOLDEN_EXTRA (they are not written to the fixture).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +26,9 @@ replications=2
 seed=20261201
 common="--users $users --replications $replications --seed $seed --jobs 2 --no-report --quiet"
 
-mkdir -p "$fixture/sweeps"
+studyWorlds=8
+
+mkdir -p "$fixture/sweeps" "$fixture/studies"
 if [[ $mode == record ]]; then
   rm -f "$fixture"/sweeps/*.json
   for sweep in scenarios/sweeps/*.json; do
@@ -33,6 +37,15 @@ if [[ $mode == record ]]; then
       -e "s#\"users\": [0-9]+#\"users\": $users#" \
       -e "s#\"replications\": [0-9]+#\"replications\": $replications#" \
       "$sweep" >"$fixture/sweeps/$(basename "$sweep")"
+  done
+  rm -f "$fixture"/studies/*.json
+  for study in scenarios/uncertainty/*.json; do
+    # The same study with small sizes; its scenario path made relative to the fixture folder.
+    sed -E -e 's#"scenario": "\.\./#"scenario": "../../../../scenarios/#' \
+      -e "s#\"users\": [0-9]+#\"users\": $users#" \
+      -e "s#\"replications\": [0-9]+#\"replications\": $replications#" \
+      -e "s#\"worlds\": [0-9]+#\"worlds\": $studyWorlds#" \
+      "$study" >"$fixture/studies/$(basename "$study")"
   done
 fi
 
@@ -46,6 +59,9 @@ done
 cases+=("run-precision|run $common --precision 0.5 --max-replications 4")
 for sweep in "$fixture"/sweeps/*.json; do
   cases+=("sweep-$(basename "$sweep" .json)|sweep $sweep --jobs 2 --no-report --quiet")
+done
+for study in "$fixture"/studies/*.json; do
+  cases+=("study-$(basename "$study" .json)|robust $study --jobs 2 --no-report --quiet")
 done
 
 work=$(mktemp -d)

@@ -5,16 +5,17 @@ struct BenchOptions {
   var sections: Set<String> = BenchOptions.allSections
   var scenarioPath: String?
 
-  static let allSections: Set<String> = ["queue", "engine", "memory", "peer"]
+  static let allSections: Set<String> = ["queue", "engine", "memory", "merge", "peer"]
 
   static let usage = """
-    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,peer] [--scenario FILE]
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer] [--scenario FILE]
 
     Measures, side by side in one run: PendingQueue against the article's Array queue; engine
     throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
-    time against the GSL floor; the engine against the SimPy peer (Benchmarks/peers/).
-    Writes DIR/{queue,engine,scaling,memory,floor,peer}.csv (default results/bench) and prints a
-    table and the headline figures as `name: value`. Run from the package root.
+    time against the GSL floor; the merge's peak memory for 16 and 256 partials; the engine
+    against the SimPy peer (Benchmarks/peers/). Writes
+    DIR/{queue,engine,scaling,memory,floor,merge-memory,peer}.csv (default results/bench) and
+    prints a table and the headline figures as `name: value`. Run from the package root.
 
     engine_over_rng_floor is the shared run's time (--jobs 1) ÷ the time GSL takes to draw, in
     tight loops, exactly the variates that run drew, counted by kind: each user's trunk once,
@@ -23,7 +24,8 @@ struct BenchOptions {
     engine_over_rng_floor_branch_per_policy divides the same time by the floor of a branch
     per policy from the fork (the variates of the same run without groups).
 
-      --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users)
+      --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users,
+                   merges of 16 and 64 partials)
       --out DIR    where the CSV files go
       --only LIST  run only these sections (headlines of skipped sections are not printed)
       --scenario   the scenario file (default scenarios/indie-subscription.json if present)
@@ -48,7 +50,7 @@ struct BenchOptions {
       case "--only":
         let list = Set(try value("--only").split(separator: ",").map(String.init))
         guard !list.isEmpty, list.isSubset(of: Self.allSections) else {
-          throw UsageError(message: "--only takes a list of: queue, engine, memory, peer")
+          throw UsageError(message: "--only takes a list of: queue, engine, memory, merge, peer")
         }
         sections = list
       default: throw UsageError(message: "unknown argument '\(arguments[index])'")

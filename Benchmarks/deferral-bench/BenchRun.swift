@@ -46,6 +46,9 @@ struct BenchRun {
     if options.sections.contains("memory") {
       try memorySection(scenarioPath: scenarioPath, folder: folder)
     }
+    if options.sections.contains("merge") {
+      try mergeMemorySection(folder: folder)
+    }
     if options.sections.contains("peer") {
       guard let scenarioPath else {
         throw BenchError("the peer needs the scenario file; run from the package root")

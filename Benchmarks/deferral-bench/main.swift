@@ -26,6 +26,21 @@ if arguments.first == "_memory-child" {
   }
 }
 
+if arguments.first == "_merge-child" {
+  // Hidden: one merge of the merge-memory section, in its own process.
+  guard arguments.count == 2 else {
+    printError("usage: deferral-bench _merge-child FOLDER\n")
+    exit(2)
+  }
+  do {
+    print(try MergeMemoryBench.child(folder: arguments[1]))
+    exit(0)
+  } catch {
+    printError("deferral-bench _merge-child: \(error)\n")
+    exit(1)
+  }
+}
+
 if arguments.first == "fit" {
   // The fit of an events log: deferral-bench fit LOG MAP (Benchmarks/README.md).
   guard arguments.count == 3 else {

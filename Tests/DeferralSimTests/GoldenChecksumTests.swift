@@ -2,10 +2,11 @@ import Foundation
 import Reports
 import Testing
 
-/// The CSVs of every bundled scenario and sweep, at small sizes, byte for byte as recorded in
-/// `Tests/Fixtures/golden/checksums.txt` (by `scripts/record-golden.sh`, which also writes the
-/// small sweep copies). A change to the engine that alters any figure fails here; one that is
-/// meant to (a policy reworked) regenerates the fixture with that one command.
+/// The CSVs of every bundled scenario, sweep and robustness study, at small sizes, byte for
+/// byte as recorded in `Tests/Fixtures/golden/checksums.txt` (by `scripts/record-golden.sh`,
+/// which also writes the small sweep and study copies). A change to the engine that alters any
+/// figure fails here; one that is meant to (a policy reworked) regenerates the fixture with
+/// that one command.
 @Suite("golden checksums")
 struct GoldenChecksumTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -66,7 +67,7 @@ struct GoldenChecksumTests {
     return (result.status, result.stderr, try checksums(in: out))
   }
 
-  @Test func theFixtureCoversEveryBundledScenarioAndSweep() throws {
+  @Test func theFixtureCoversEveryBundledScenarioSweepAndStudy() throws {
     let names = Set(try Self.cases().map(\.name))
     let scenarios = try FileManager.default.contentsOfDirectory(
       atPath: Self.root.appendingPathComponent("scenarios").path)
@@ -77,6 +78,12 @@ struct GoldenChecksumTests {
       atPath: Self.root.appendingPathComponent("scenarios/sweeps").path)
     for file in sweeps where file.hasSuffix(".json") {
       #expect(names.contains("sweep-" + file.dropLast(".json".count)), "no golden case for \(file)")
+    }
+    let studies = try FileManager.default.contentsOfDirectory(
+      atPath: Self.root.appendingPathComponent("scenarios/uncertainty").path)
+    #expect(studies.contains { $0.hasSuffix(".json") })
+    for file in studies where file.hasSuffix(".json") {
+      #expect(names.contains("study-" + file.dropLast(".json".count)), "no golden case for \(file)")
     }
   }
 

@@ -1,97 +1,129 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Experiments
 @testable import Reports
+@testable import Simulation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// The merge's peak memory does not grow with the number of partials: it folds them one at a
-/// time. Measured on the built binary (its own peak RSS, from `wait4`), not timed.
+/// The merge holds one partial at a time: each partial added is folded into the accumulator
+/// and let go, so memory does not grow with the number of partials. Checked structurally (the
+/// partials alive, counted), never by measuring memory: a peak RSS depends on the machine's
+/// load, and measuring it is `deferral-bench --only merge`'s job (Benchmarks/README.md).
 @Suite("Merge memory")
 struct PartialMemoryTests {
-  /// `deferral-sim`, built next to the test bundle.
-  static var binary: String {
-    #if canImport(Glibc)
-      let tests = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #else
-      let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    #endif
-    return tests.deletingLastPathComponent().appendingPathComponent("deferral-sim").path
+  /// How many ``Token``s are alive.
+  final class LiveCount: Sendable {
+    let value = Atomic<Int>(0)
+    var now: Int { value.load(ordering: .sequentiallyConsistent) }
   }
 
-  /// Writes `count` partials (shard 1 of PartialTreeTests' run, renumbered as shards 0..<count
-  /// of `count`) into a new folder.
-  static func partials(_ count: Int) throws -> URL {
+  /// Counts itself in a ``LiveCount`` while alive: a partial's stand-in for its memory.
+  final class Token: Sendable {
+    let live: LiveCount
+    init(_ live: LiveCount) {
+      self.live = live
+      live.value.add(1, ordering: .sequentiallyConsistent)
+    }
+    deinit { live.value.subtract(1, ordering: .sequentiallyConsistent) }
+  }
+
+  /// A partial that carries a ``Token`` and one number to sum: what ``PartialMerger`` needs of
+  /// a partial and nothing more.
+  struct CountedPartial: MergeablePartial {
+    static let kind = "counted"
+    var toolVersion = "test"
+    var shards: Int
+    var covers: ShardCoverage
+    var events = 1
+    var contentSHA256 = ""
+    var total: Int
+    let token: Token
+
+    init(shard: Int, of shards: Int, total: Int, live: LiveCount) {
+      self.shards = shards
+      covers = ShardCoverage(shard: shard)
+      self.total = total
+      token = Token(live)
+    }
+
+    enum CodingKeys: String, CodingKey { case shards, total }
+    init(from decoder: any Decoder) throws {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: [], debugDescription: "a test partial is never read from a file"))
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(shards, forKey: .shards)
+      try container.encode(total, forKey: .total)
+    }
+    func check(path: String) throws(PartialError) {}
+    func disagreement(with first: CountedPartial) -> String? {
+      shards == first.shards ? nil : "another shard count"
+    }
+    mutating func addTallies(_ other: CountedPartial) -> (tally: String, problem: Tally.Problem)? {
+      total += other.total
+      return nil
+    }
+    func checkComplete(path: String) throws(PartialError) {}
+    func encoded() throws -> String { "{}" }
+  }
+
+  /// 64 partials added one after another: after each, the accumulator (the first partial,
+  /// every later one folded in) is the only partial alive, and the sum is exact: 1 + 2 + … +
+  /// 64 = 2080. A merger that kept what it was given would have k alive after k partials.
+  @Test func theMergerHoldsOnePartialAtATime() throws {
+    let live = LiveCount()
+    let count = 64
+    var merger = PartialMerger<CountedPartial>()
+    for shard in 0..<count {
+      try merger.add(
+        CountedPartial(shard: shard, of: count, total: shard + 1, live: live), path: "p\(shard)")
+      #expect(live.now == 1, "\(live.now) partials alive after \(shard + 1) merged")
+    }
+    #expect(merger.count == count)
+    let merged = try merger.result(complete: true)
+    #expect(merged.total == count * (count + 1) / 2)
+    #expect(merged.covers.isComplete(of: count))
+    #expect(live.now == 1)
+  }
+
+  /// A refused partial (a shard given twice) is let go too, and the merger stays as it was.
+  @Test func aRefusedPartialIsNotKept() throws {
+    let live = LiveCount()
+    var merger = PartialMerger<CountedPartial>()
+    try merger.add(CountedPartial(shard: 0, of: 2, total: 5, live: live), path: "a")
+    #expect(throws: PartialError.self) {
+      try merger.add(CountedPartial(shard: 0, of: 2, total: 7, live: live), path: "b")
+    }
+    #expect(live.now == 1)
+    #expect(merger.count == 1)
+    #expect(try merger.result(complete: false).total == 5)
+  }
+
+  /// The file path (`PartialFile.merge`, what `deferral-sim merge --partial-out` calls) over 16
+  /// files, copies of one shard renumbered (so not a whole run's users: not `complete`): every
+  /// shard covered, events 16 times one partial's.
+  @Test func mergingManyFilesGivesTheWholeRun() throws {
+    let count = 16
     let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("merge-memory-\(count)-\(UUID().uuidString)")
+      .appendingPathComponent("merge-files-\(count)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
     var partial = PartialTreeTests.partials[1]
     partial.shards = count
+    var paths: [String] = []
     for shard in 0..<count {
       partial.covers = ShardCoverage(shard: shard)
-      try partial.encoded().write(
-        to: folder.appendingPathComponent(PartialResult.fileName(shard: shard, shards: count)),
-        atomically: false, encoding: .utf8)
+      let path = folder.appendingPathComponent(PartialResult.fileName(shard: shard, shards: count))
+      try partial.encoded().write(to: path, atomically: false, encoding: .utf8)
+      paths.append(path.path)
     }
-    return folder
-  }
-
-  /// Runs the binary with `arguments` (output discarded); its exit status and peak RSS in KiB.
-  static func peakKiB(_ arguments: [String]) throws -> (status: Int32, kib: Int) {
-    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    var pid = pid_t()
-    let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ)
-    guard spawned == 0 else {
-      throw PartialError(message: "could not start \(binary): error \(spawned)")
+    guard case .run(let merged) = try PartialFile.merge(paths, complete: false) else {
+      Issue.record("not a run's partial")
+      return
     }
-    var status: Int32 = 0
-    var usage = rusage()
-    _ = wait4(pid, &status, 0, &usage)
-    #if canImport(Darwin)
-      let kib = Int(usage.ru_maxrss) / 1024  // bytes on Darwin
-    #else
-      let kib = Int(usage.ru_maxrss)  // KiB on Linux
-    #endif
-    return ((status >> 8) & 0xff, kib)
-  }
-
-  /// 256 partials merge within 1.5× the peak RSS of 16 (holding every partial, as merge did,
-  /// took about 1.3 MB more per partial of this size: over 300 MB for 256). A peak is the least
-  /// of three merges: beside the rest of the suite one merge of 256 once peaked at 1.75× the
-  /// 16's and alone stayed within it, and noise (page-cache pressure, malloc's arenas) only
-  /// ever adds to a peak, while a merge that holds its partials is high every time.
-  @Test func peakMemoryDoesNotGrowWithThePartials() throws {
-    try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
-    var peaks: [Int: Int] = [:]
-    for count in [16, 256] {
-      let folder = try Self.partials(count)
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let out = folder.appendingPathComponent("merged.json").path
-      var least = Int.max
-      for _ in 0..<3 {
-        let (status, kib) = try Self.peakKiB(["merge", folder.path, "--partial-out", out])
-        #expect(status == 0)
-        least = min(least, kib)
-      }
-      let merged = try PartialFile.read(contentsOf: out)
-      guard case .run(let partial) = merged else {
-        Issue.record("not a run's partial")
-        return
-      }
-      #expect(partial.covers.isComplete(of: count))
-      peaks[count] = least
-    }
-    let (small, large) = (peaks[16]!, peaks[256]!)
-    #expect(Double(large) <= 1.5 * Double(small), "peak RSS \(small) KiB for 16, \(large) for 256")
+    #expect(merged.covers.isComplete(of: count))
+    #expect(merged.events == count * PartialTreeTests.partials[1].events)
   }
 }
