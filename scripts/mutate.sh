@@ -73,7 +73,7 @@ M44 @@ Sources/Reports/Statistics/MeanInterval.swift @@ MeanInterval|ReportOracl
 M45 @@ Sources/Reports/Statistics/MeanInterval.swift @@ MeanInterval|ReportOracleTests @@ (squares / Double(n - 1)) @@ (squares / Double(n))
 M46 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak) @@ maxSheetsPerBreak += other.maxSheetsPerBreak
 M47 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ hold[lane].merge(other.hold[lane]) @@ hold[lane].merge(other.latency[lane])
-M48 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ consentDeadlinesDue += other.consentDeadlinesDue @@ consentDeadlinesDue += other.consentDeadlineMisses
+M48 @@ Sources/Simulation/Tally/CounterBlock.swift @@ TallyMergeTests|ShardMerge|CounterBlock @@ + theirs.load(fromByteOffset: offset, as: Int.self) @@ + theirs.load(fromByteOffset: offset == 48 ? 56 : offset, as: Int.self)
 M49 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .integer(total.displayed[lane]), .integer(total.expired[lane]), @@ .integer(total.displayed[lane]), .integer(total.pending[lane]),
 M50 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ row += quantiles.map { .number(total.latency[lane].quantile($0.0)) } @@ row += quantiles.map { .number(total.latency[lane].quantile(min($0.0, 0.9))) }
 M51 @@ Sources/Reports/CSV/RunReport.swift @@ ReportOracleTests @@ .text(name), .integer(replication), .text(metric.name), @@ .text(name), .integer(replication + 1), .text(metric.name),
@@ -101,8 +101,8 @@ M72 @@ Sources/MessageDeferral/PendingQueue.swift @@ PendingQueueTests|SharedTru
 M73 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ parts(tally, scenario, model).reduce(0, +) @@ parts(tally, scenario, model).dropLast().reduce(0, +)
 M74 @@ Sources/Experiments/Robust/RobustPlan+Outcome.swift @@ RobustRegretOracle @@ if regret > rows[policy].worstRegret { @@ if regret >= rows[policy].worstRegret {
 M75 @@ Sources/Reports/Decision/Decision+Bases.swift @@ ValueVerdictOracle @@ let separated = difference.map { $0.high < 0 || $0.low > 0 } ?? false @@ let separated = difference.map { $0.mean < 0 } ?? false
-M76 @@ Sources/Simulation/Tally/SegmentTally.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
-M77 @@ Sources/Simulation/Engine/UserSimulator+Groups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
+M76 @@ Sources/Simulation/Engine/UserSimulator+Segments.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
+M77 @@ Sources/Simulation/Engine/Strategies/BranchGroups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
 M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ if screen.kind == .immersive { immersive += tally.screenInterrupted[index] } @@ if screen.kind == .immersive { immersive += tally.screenVisits[index] }
 M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
 M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
