@@ -80,7 +80,8 @@ enum Commands {
       discussion:
         "A file with a top-level 'grid' is checked as a sweep (its scenario, every grid point\n"
         + "and every preset, as 'sweep' would before running); one with 'parameters' as a\n"
-        + "robustness study (every world, as 'robust' would); any other as a scenario."
+        + "robustness study (every world, as 'robust' would); one with 'knobs' as a tune file\n"
+        + "(every candidate, as 'tune' would); any other as a scenario."
     ),
     execute: { arguments, output in
       var status = ExitStatus.success
@@ -108,6 +109,11 @@ enum Commands {
           } else if RobustPlan.isStudy(contentsOf: path) {
             let plan = try RobustPlan.load(contentsOf: path)
             output.out("\(path): ok (robustness study of \(plan.worlds) worlds)")
+          } else if TunePlan.isTune(contentsOf: path) {
+            let plan = try TunePlan.load(contentsOf: path)
+            output.out(
+              "\(path): ok (tune of \(plan.search.knobs.count) knobs, "
+                + "\(plan.search.candidates) candidates)")
           } else {
             _ = try ScenarioLoader.load(contentsOf: path)
             output.out("\(path): ok")

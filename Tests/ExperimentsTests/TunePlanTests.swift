@@ -78,7 +78,7 @@ struct TunePlanTests {
   @Test func aKnobThatIsNoPolicyKeyIsRefused() {
     let found = problems(
       #"{"base": "deadline-aware", "knobs": {"sheets_per_brake": {"integer": [1, 2]}}}"#)
-    #expect(found.count == 1)
+    #expect(found.map(\.path) == ["$.knobs.sheets_per_brake"])
     #expect(found.first?.message.contains("sheets_per_brake") == true)
   }
 }

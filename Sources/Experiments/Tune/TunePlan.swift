@@ -43,6 +43,14 @@ public struct TunePlan: Sendable {
     return try load(source: source, file: path)
   }
 
+  /// Whether the file at `path` is a tune file (a JSON object with `knobs`), for `validate`.
+  public static func isTune(contentsOf path: String) -> Bool {
+    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
+      let root = try? JSONReader.parse(data)
+    else { return false }
+    return root.configValue["knobs"] != nil
+  }
+
   /// The keys a tune file may have.
   static let keys = [
     "scenario", "base", "knobs", "objective", "constraints", "compare", "search", "selection",
@@ -148,8 +156,14 @@ public struct TunePlan: Sendable {
     do {
       _ = try tune.candidatePolicies()
     } catch {
+      // A problem under a knob's key is the knob's: name it by the knob, as the file does.
       throw ScenarioErrors(
-        file: path, problems: error.issues.map { .init(path: $0.path, message: $0.message) })
+        file: path,
+        problems: error.issues.map { issue in
+          let knob = knobs.first { issue.path.hasPrefix("$.base.\($0.name)") }
+          return .init(
+            path: knob.map { "$.knobs.\($0.name)" } ?? issue.path, message: issue.message)
+        })
     }
     return TunePlan(scenarioFile: scenarioFile, scenarioSource: scenarioSource, search: tune)
   }
