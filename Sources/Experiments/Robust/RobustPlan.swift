@@ -60,16 +60,7 @@ public struct RobustPlan: Sendable {
   /// Reads and checks a study file, and every world it draws; every problem of the file itself
   /// is reported at once.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> RobustPlan {
-    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
-    case .success(let bytes):
-      guard let source = String(validating: bytes, as: UTF8.self) else {
-        throw ScenarioErrors(
-          file: path, problems: [.init(path: "", message: "not UTF-8 text; save it as UTF-8")])
-      }
-      return try load(source: source, file: path)
-    case .failure(let problem):
-      throw ScenarioErrors(file: path, problems: [.init(path: "", message: problem.message)])
-    }
+    try load(source: try ExperimentFile.text(contentsOf: path), file: path)
   }
 
   /// Checks a study file's text. `scenarioSource`, when given, is the text of the scenario it
@@ -189,10 +180,7 @@ public struct RobustPlan: Sendable {
   /// Whether the file at `path` is meant as a robustness study: a JSON object with a
   /// `parameters` key and no `grid` (``SweepPlan/isSweep(contentsOf:)``).
   public static func isStudy(contentsOf path: String) -> Bool {
-    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
-      let root = try? JSONReader.parse(data)
-    else { return false }
-    let value = root.configValue
+    guard let value = ExperimentFile.topLevel(contentsOf: path) else { return false }
     return value["parameters"] != nil && value["grid"] == nil && value["screens"] == nil
   }
 }

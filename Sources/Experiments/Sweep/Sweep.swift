@@ -55,17 +55,7 @@ public struct SweepPlan: Sendable {
 
   /// Reads and checks a sweep file; every problem is reported at once.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> SweepPlan {
-    let data: [UInt8]
-    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
-    case .success(let bytes): data = bytes
-    case .failure(let problem):
-      throw ScenarioErrors(file: path, problems: [.init(path: "", message: problem.message)])
-    }
-    guard let source = String(validating: data, as: UTF8.self) else {
-      throw ScenarioErrors(
-        file: path, problems: [.init(path: "", message: "not UTF-8 text; save it as UTF-8")])
-    }
-    return try load(source: source, file: path)
+    try load(source: try ExperimentFile.text(contentsOf: path), file: path)
   }
 
   /// Checks a sweep file's text. `scenarioSource`, when given, is the text of the scenario the
@@ -191,20 +181,15 @@ public struct SweepPlan: Sendable {
   /// `$defs`, and none of a scenario's or a sweep's keys (scenarios name their schema in
   /// `$schema` too).
   public static func isJSONSchema(contentsOf path: String) -> Bool {
-    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
-      let root = try? JSONReader.parse(data)
+    guard let value = ExperimentFile.topLevel(contentsOf: path),
+      case .string? = value["$schema"]
     else { return false }
-    let value = root.configValue
-    guard case .string? = value["$schema"] else { return false }
     return (value["properties"] != nil || value["$defs"] != nil) && value["screens"] == nil
       && value["grid"] == nil
   }
 
   public static func isSweep(contentsOf path: String) -> Bool {
-    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
-      let root = try? JSONReader.parse(data)
-    else { return false }
-    return root.configValue["grid"] != nil
+    ExperimentFile.topLevel(contentsOf: path)?["grid"] != nil
   }
 
   /// The points the sweep reports: each scenario point × (compared presets + policy points).

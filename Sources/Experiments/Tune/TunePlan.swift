@@ -30,25 +30,12 @@ public struct TunePlan: Sendable {
 
   /// Reads and checks a tune file.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> TunePlan {
-    let data: [UInt8]
-    switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
-    case .success(let bytes): data = bytes
-    case .failure(let problem):
-      throw ScenarioErrors(file: path, problems: [.init(path: "", message: problem.message)])
-    }
-    guard let source = String(validating: data, as: UTF8.self) else {
-      throw ScenarioErrors(
-        file: path, problems: [.init(path: "", message: "not UTF-8 text; save it as UTF-8")])
-    }
-    return try load(source: source, file: path)
+    try load(source: try ExperimentFile.text(contentsOf: path), file: path)
   }
 
   /// Whether the file at `path` is a tune file (a JSON object with `knobs`), for `validate`.
   public static func isTune(contentsOf path: String) -> Bool {
-    guard case .success(let data) = readRegularFile(path, limit: ScenarioLoader.maximumFileSize),
-      let root = try? JSONReader.parse(data)
-    else { return false }
-    return root.configValue["knobs"] != nil
+    ExperimentFile.topLevel(contentsOf: path)?["knobs"] != nil
   }
 
   /// The keys a tune file may have.
