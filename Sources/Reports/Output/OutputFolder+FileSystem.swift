@@ -26,6 +26,21 @@ enum _FileSystem {
 
   static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
 
+  /// Writes every byte of `raw` to `descriptor`, retrying after a signal; returns 0, or the
+  /// `errno` of the write that failed (a short write on a full disk included).
+  static func writeAll(_ descriptor: Int32, _ raw: UnsafeRawBufferPointer) -> Int32 {
+    var offset = 0
+    while offset < raw.count {
+      let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+      if count < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += count
+    }
+    return 0
+  }
+
   /// The folder part of `path` (`""` for a bare name), as `NSString.deletingLastPathComponent`
   /// gives it, without calling it: on Linux it traps on a one-character path (`"f"`).
   static func parent(of path: String) -> String {
@@ -243,19 +258,7 @@ enum _FileSystem {
     guard descriptor >= 0 else {
       throw OutputError(message: "cannot write '\(shown)': \(text(errno))")
     }
-    var offset = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-      while offset < raw.count {
-        let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += count
-      }
-    }
+    var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
     if failure == 0, fsync(descriptor) != 0, errno != EINVAL { failure = errno }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     if failure != 0 {

@@ -154,19 +154,7 @@ public final class OutputFolder: @unchecked Sendable {
 
     /// Appends `text`; a short write (a full disk) is an error.
     public func append(_ text: String) throws(OutputError) {
-      var failure: Int32 = 0
-      Array(text.utf8).withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-          if count < 0 {
-            if errno == EINTR { continue }
-            failure = errno
-            return
-          }
-          offset += count
-        }
-      }
+      let failure = Array(text.utf8).withUnsafeBytes { _FileSystem.writeAll(descriptor, $0) }
       if failure != 0 {
         throw OutputError(message: "cannot write '\(shown)': \(_FileSystem.text(failure))")
       }
