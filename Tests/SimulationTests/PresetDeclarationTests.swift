@@ -83,11 +83,4 @@ struct PresetDeclarationTests {
       #expect(dictionary.contains(#"="\"\#(name)\"""#), "Fuzz/scenario.dict lacks \(name)")
     }
   }
-
-  /// No two presets share a colour and a marker, and every index is one the palette has
-  /// (`ChartPalette` reads them from the declarations).
-  @Test func chartStylesAreDistinct() {
-    let styles = PolicyCatalog.presets.map(\.chart)
-    #expect(Set(styles).count == styles.count)
-  }
 }
