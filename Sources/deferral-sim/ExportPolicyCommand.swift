@@ -57,27 +57,15 @@ enum ExportPolicyCommand {
     return ExitStatus.success
   }
 
-  /// The file for `policy` in `scenario`: a value-aware rule gets the scenario's amounts.
+  /// The file for `policy` of `scenario` (a value-aware policy is already priced by it,
+  /// ``Scenario/priced(_:definition:)``); the provenance says whether it weighs the scenario's
+  /// amounts.
   static func document(
     _ policy: NamedPolicy, scenario: Scenario, provenance: PolicyFile.Provenance
   ) -> PolicyFile.Document {
-    var configuration = policy.configuration
     var provenance = provenance
-    if let amounts = scenario.value, var rule = configuration.urgentConsent,
-      var value = rule.value
-    {
-      value.renewal = amounts.consentDeadlineMissed
-      value.costs[ScreenKind.checkout.index] = amounts.checkoutInterrupted
-      value.costs[ScreenKind.immersive.index] = amounts.immersiveInterrupted
-      value.costs[ScreenKind.onboarding.index] =
-        scenario.onboarding.quitAfterSheetProbability * amounts.onboardingCompleted
-      rule.value = value
-      configuration.urgentConsent = rule
-      provenance.valueFromScenario = true
-    }
-    return PolicyFile.Document(
-      policy: NamedPolicy(name: policy.name, configuration: configuration),
-      provenance: provenance)
+    provenance.valueFromScenario = !scenario.amountsFromScenario(of: policy).isEmpty
+    return PolicyFile.Document(policy: policy, provenance: provenance)
   }
 
   /// `recommended-policy.json` of a run folder: the policy the run's decision ranks first.

@@ -161,6 +161,10 @@ enum RunCommand {
   ) throws {
     let report = RunReport(scenario: scenario, result: result, baseline: scenario.baseline)
     for file in report.files { try folder.write(file.table.text, to: file.name) }
+    var manifest = manifest
+    manifest.valueAmounts = scenario.policies.compactMap { policy in
+      scenario.pricingNote(for: policy).map { (policy.name, $0) }
+    }
     try folder.write(manifest.json, to: "manifest.json")
     let recommended = ExportPolicyCommand.recommended(
       report, scenario: scenario, manifest: manifest)
@@ -187,6 +191,9 @@ enum RunCommand {
         width: width, indent: 2))
     output.out("")
     output.out(TerminalTable.render(report, width: width))
+    for (_, note) in manifest.valueAmounts {
+      output.out(TerminalLayout.wrap("Amounts: \(note).", width: width, indent: 2))
+    }
     output.out("")
     output.out(TerminalLayout.wrap(wrote, width: width, indent: 2))
   }

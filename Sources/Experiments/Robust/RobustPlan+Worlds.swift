@@ -80,12 +80,13 @@ extension RobustPlan {
       if let users { plan.users = users }
       if let replications { plan.replications = replications }
       if let seed { plan.seed = seed }
-      if !policyNames.isEmpty {
-        plan.policies = policyNames.compactMap { name in
-          scenario.policies.first { $0.name == name }
-        }
-        plan.settleBaseline()
-      }
+      // The policies are the base scenario's, priced by its `value` section: an app ships
+      // one set of amounts, whatever world it turns out to live in.
+      plan.policies =
+        policyNames.isEmpty
+        ? base.policies
+        : policyNames.compactMap { name in base.policies.first { $0.name == name } }
+      if !policyNames.isEmpty { plan.settleBaseline() }
       scenario = plan.planned(scenario)
       result.append(
         RobustWorld(index: index, numbers: numbers, labels: labels, scenario: scenario))

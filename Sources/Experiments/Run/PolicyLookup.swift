@@ -5,11 +5,13 @@ import Simulation
 /// studies: a name is the scenario's own policy of that name (custom ones included), else the
 /// preset of that name.
 public enum PolicyLookup {
-  /// The scenario's policy named `name`, else the preset; `nil` when neither exists.
+  /// The scenario's policy named `name`, else the preset priced by the scenario
+  /// (``Scenario/priced(_:definition:)``); `nil` when neither exists.
   public static func policy(named name: String, in scenario: Scenario) -> NamedPolicy? {
     if let own = scenario.policies.first(where: { $0.name == name }) { return own }
     if let preset = PolicyCatalog.preset(named: name) {
-      return NamedPolicy(name: name, configuration: preset.configuration)
+      return scenario.priced(
+        NamedPolicy(name: name, configuration: preset.configuration), definition: nil)
     }
     return nil
   }

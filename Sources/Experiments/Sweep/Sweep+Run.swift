@@ -23,14 +23,17 @@ extension SweepPlan {
     return try scenarioPoints(file: file).map { entry in
       var scenario = entry.scenario
       var policies = compare.map {
-        NamedPolicy(name: $0, configuration: PolicyCatalog.preset(named: $0)!.configuration)
+        scenario.priced(
+          NamedPolicy(name: $0, configuration: PolicyCatalog.preset(named: $0)!.configuration),
+          definition: nil)
       }
       var labels: [[String]] = compare.map { _ in self.labels(scenario: entry.point, policy: nil) }
       var pointNames: [String?] = compare.map { _ in nil }
       for point in policyGrid {
         pointNumber += 1
         let name = "p\(pointNumber)"
-        policies.append(try policy(for: point, name: name).get())
+        let tuned = try policy(for: point, name: name).get()
+        policies.append(scenario.priced(tuned.policy, definition: tuned.definition))
         labels.append(self.labels(scenario: entry.point, policy: point))
         pointNames.append(name)
       }

@@ -244,8 +244,10 @@ public struct SweepPlan: Sendable {
     return result
   }
 
-  /// The tuned policy at a policy point.
-  func policy(for point: Point, name: String) -> Result<NamedPolicy, ConfigIssues> {
+  /// The tuned policy at a policy point, and its object as a scenario file would define it.
+  func policy(
+    for point: Point, name: String
+  ) -> Result<(policy: NamedPolicy, definition: ConfigValue), ConfigIssues> {
     var members = basePolicy + [ConfigValue.Member(key: "name", value: .string(name))]
     for (parameter, index) in zip(policyParameters, point) {
       var object = ConfigValue.object(members)
@@ -258,7 +260,9 @@ public struct SweepPlan: Sendable {
       }
       members = object.objectMembers
     }
-    return PolicyCatalog.definition(from: .object(members), at: "$.policy")
+    return PolicyCatalog.definition(from: .object(members), at: "$.policy").map {
+      ($0, .object(members))
+    }
   }
 
   /// The value of each parameter at a (scenario point, policy point) as CSV text.

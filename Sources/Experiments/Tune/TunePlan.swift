@@ -307,7 +307,8 @@ public struct TunePlan: Sendable {
           continue
         }
         if let preset = PolicyCatalog.preset(named: name) {
-          result.append(NamedPolicy(name: name, configuration: preset.configuration))
+          let policy = NamedPolicy(name: name, configuration: preset.configuration)
+          result.append(scenario?.priced(policy, definition: nil) ?? policy)
           continue
         }
       }

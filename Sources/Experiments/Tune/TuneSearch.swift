@@ -184,7 +184,8 @@ public struct TuneSearch: Sendable {
       var named = object.objectMembers
       named.insert(ConfigValue.Member(key: "name", value: .string(name)), at: 0)
       switch PolicyCatalog.definition(from: .object(named), at: "$.base") {
-      case .success(let policy): result.append((policy, texts, .object(named)))
+      case .success(let policy):
+        result.append((scenario.priced(policy, definition: .object(named)), texts, .object(named)))
       case .failure(let issues): throw issues
       }
     }

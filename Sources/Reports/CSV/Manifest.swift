@@ -23,6 +23,9 @@ public struct Manifest: Sendable {
   public var events: Int
   /// A sweep's file name, the SHA-256 of its text and its number of points; `nil` for a run.
   public var sweep: (name: String, sha256: String, points: Int)?
+  /// What each value-aware policy of the run weighs (``Scenario/pricingNote(for:)``), by
+  /// policy name, in run order; written as `value_amounts` when not empty.
+  public var valueAmounts: [(policy: String, note: String)] = []
 
   public init(
     toolVersion: String, commandLine: [String], scenarioName: String, scenarioSHA256: String,
@@ -69,8 +72,18 @@ public struct Manifest: Sendable {
         member("finished", .string(formatter.string(from: finished))),
         member("wall_seconds", .number((wallSeconds * 1000).rounded() / 1000)),
         member("events", .number(Double(events))),
-      ]
+      ] + pricingMembers
     ).jsonText() + "\n"
+  }
+
+  private var pricingMembers: [ConfigValue.Member] {
+    guard !valueAmounts.isEmpty else { return [] }
+    return [
+      ConfigValue.Member(
+        key: "value_amounts",
+        value: .object(
+          valueAmounts.map { ConfigValue.Member(key: $0.policy, value: .string($0.note)) }))
+    ]
   }
 
   private var sweepMembers: [ConfigValue.Member] {

@@ -94,6 +94,16 @@ extension _ScenarioDecoder {
       scene: scene, sheetDwell: sheetDwell, messages: messages, policies: policies,
       baseline: baseline, replications: replications, users: users, seed: seed)
     scenario.value = value ?? nil
+    // Value-aware policies weigh the amounts of the `value` section unless they set their own.
+    var definitions: [String: ConfigValue] = [:]
+    if case .array(let entries)? = top["policies"]?.value {
+      for entry in entries {
+        if case .string(let name)? = entry["name"]?.value { definitions[name] = entry.configValue }
+      }
+    }
+    scenario.policies = scenario.policies.map {
+      scenario.priced($0, definition: definitions[$0.name])
+    }
     return scenario
   }
 
