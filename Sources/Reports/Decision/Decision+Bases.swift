@@ -1,3 +1,4 @@
+import MessageDeferral
 import Simulation
 
 extension Decision {
@@ -55,9 +56,21 @@ extension Decision {
           + "cannot separate it from \(list(tied.map { names[$0] }))."
     )
     if order.count > 1, let difference = report.pairedInterval(best, order[1], metric: metric) {
-      sentences.append(
-        "Against the runner-up \(names[order[1]]): \(amount(difference.mean, unit, signed: true)) "
-          + "\(bracket(difference)), paired over \(replications) replications on the same users.")
+      // The runner-up is the next-highest mean, the same rule that names the recommendation.
+      let clear = difference.low > 0
+      var sentence =
+        "Runner-up (the next-highest mean): \(names[order[1]]), "
+        + "\(amount(difference.mean, unit)) \(bracket(difference)) below it, paired over "
+        + "\(replications) replications on the same users"
+      if clear, !tied.isEmpty {
+        sentence +=
+          ": clearly lower; \(list(tied.map { names[$0] })) \(tied.count == 1 ? "has" : "have") "
+          + "lower means but noisier differences, which is why the data cannot rule "
+          + "\(tied.count == 1 ? "it" : "them") out"
+      } else if !clear {
+        sentence += ": not separated"
+      }
+      sentences.append(sentence + ".")
     }
     let method =
       "share of \(resamples) paired bootstrap resamples of the \(replications) replications in "
@@ -68,14 +81,16 @@ extension Decision {
     } else {
       let group = tied.reduce(probability[best]) { $0 + probability[$1] }
       sentences.append(
-        "Probability \(names[best]) is best: \(percent(probability[best])); that one of "
-          + "\(list(([best] + tied).map { names[$0] })) is: \(percent(group)) (\(method); "
-          + "ties share a resample).")
+        "How often each leads: \(names[best]) has the highest mean in "
+          + "\(percent(probability[best])) of resamples, one of "
+          + "\(list(([best] + tied).map { names[$0] })) in \(percent(group)) (\(method); ties "
+          + "share a resample). That says which is more likely ahead, not that the lead is "
+          + "real: the paired interval is the test, and it does not separate them.")
       sentences.append(
         "\(list(([best] + tied).map { names[$0] })): indistinguishable here, "
           + (widest == 0
-            ? "identical value in every replication."
-            : "difference within ±\(amount(widest, unit))."))
+            ? "identical value in every replication (no difference)."
+            : "difference within ±\(amount(widest, unit)); either is a sound choice."))
     }
     // What choosing it is worth: against the baseline, or (when it is the baseline) against
     // the best policy it is shown better than.
@@ -88,6 +103,10 @@ extension Decision {
       sentences.append(
         costSentence(report, best: best, other: other, label: label, model: model))
     }
+    if let base, base != best, let counts = appSentence(report, best, against: base) {
+      sentences.append(counts)
+    }
+    sentences.append(shippingSentence(names[best], report: report))
     return (rows, sentences)
   }
 
@@ -150,11 +169,54 @@ extension Decision {
           + "(scenarios/README.md, \"Value\")."
     ]
     sentences += frontSentences(report)
+    let base = names.firstIndex(of: report.baseline)
+    if let first = front.first {
+      if let base, base != first, let counts = appSentence(report, first, against: base) {
+        sentences.append(counts)
+      }
+      sentences.append(shippingSentence(names[first], report: report))
+    }
     return (rows, sentences)
+  }
+
+  /// "In your app's numbers, over 30 days, for your 40,000 users: X against B: 18 [15, 22]
+  /// more lapsed renewals; ..." (``AppCounts``), `nil` without an `app` section.
+  static func appSentence(_ report: RunReport, _ policy: Int, against base: Int) -> String? {
+    guard let audience = AppCounts.audience(report.scenario),
+      let counts = AppCounts.sentence(report, policy, against: base)
+    else { return nil }
+    let names = report.result.policies.map(\.name)
+    return "In your app's numbers, \(audience): \(names[policy]) against \(names[base]): "
+      + "\(counts) (paired 95% intervals)."
+  }
+
+  /// How an app runs `name` (``PolicyCatalog/Shipping``): nothing, an SDK's mode, or this
+  /// project's library with the policy file.
+  static func shippingSentence(_ name: String, report: RunReport) -> String {
+    "To ship \(name): \(shipping(name).summary)"
+      + (shipping(name) == .library
+        ? "; the run folder's recommended-policy.json is that file" : "")
+      + " (README, \"Ship it\")."
+  }
+
+  /// A preset's way of shipping; a custom policy needs this project's library.
+  public static func shipping(_ name: String) -> PolicyCatalog.Shipping {
+    PolicyCatalog.preset(named: name)?.shipping ?? .library
   }
 
   /// Indices of the policies on the front of the two metrics' means, in report order.
   static func frontIndices(_ report: RunReport) -> [Int] {
     report.paretoFront(x: frontMetrics[0], y: frontMetrics[1])
+  }
+}
+
+extension PolicyCatalog.Shipping {
+  /// `decision.csv`'s `ships_as`: `as_is`, `sdk_mode` or `library`.
+  public var kind: String {
+    switch self {
+    case .asIs: "as_is"
+    case .sdkMode: "sdk_mode"
+    case .library: "library"
+    }
   }
 }

@@ -60,6 +60,27 @@ extension Decision {
     return sentences
   }
 
+  /// Why the recommendation (value basis) is not on the front, when it is not: the front
+  /// counts two outcomes, the value weighs every priced one.
+  public static func offFrontSentence(_ report: RunReport) -> String? {
+    guard let model = report.scenario.value else { return nil }
+    let decision = Decision(report)
+    guard let best = decision.rows.first(where: { $0.rank == 1 })?.policy,
+      let index = report.result.policies.firstIndex(where: { $0.name == best }),
+      !frontIndices(report).contains(index)
+    else { return nil }
+    let weighed = [
+      (model.onboardingCompleted, "completed onboardings"),
+      (model.consentDeadlineMissed, "consent deadlines missed"),
+      (model.billingIssueUnresolved, "unresolved billing issues"),
+      (model.checkoutInterrupted, "interrupted checkouts"),
+      (model.immersiveInterrupted, "sheets over immersive screens"),
+    ].filter { $0.0 > 0 }.map(\.1)
+    return "\(best) is recommended on value but is not on the front: the front compares only "
+      + "onboarding interruptions and consent deadlines missed, while value weighs "
+      + "\(list(weighed)) at the amounts of the scenario's value section."
+  }
+
   /// "a and b: indistinguishable here, ..." when neither front metric separates them.
   static func indistinguishable(
     _ report: RunReport, _ a: Int, _ b: Int, metrics: [Int], names: [String]

@@ -31,7 +31,11 @@ public struct Decision: Sendable {
   /// Paired bootstrap resamples used for ``Row/probabilityBest``.
   public static let resamples = 2000
 
+  /// The run it decides.
+  let report: RunReport
+
   public init(_ report: RunReport) {
+    self.report = report
     if let model = report.scenario.value {
       let decided = Self.byValue(report, model)
       basis = "value"
@@ -45,20 +49,41 @@ public struct Decision: Sendable {
     }
   }
 
-  /// `decision.csv`: one row per policy in rank order.
+  /// `decision.csv`: one row per policy in rank order; with the scenario's `app` section,
+  /// each ``AppCounts`` outcome against the baseline as counts for the app over its period.
   public var table: CSVTable {
-    var table = CSVTable(header: [
+    var header = [
       "basis", "rank", "policy", "verdict", "metric", "mean", "ci95_low", "ci95_high",
-      "diff_to_recommended", "diff_ci95_low", "diff_ci95_high", "probability_best",
-    ])
+      "diff_to_recommended", "diff_ci95_low", "diff_ci95_high", "probability_best", "ships_as",
+      "how_to_ship", "app_period_days",
+    ]
+    for outcome in AppCounts.outcomes {
+      header += ["", "_ci95_low", "_ci95_high"].map { "\(outcome.name)_vs_baseline_app\($0)" }
+    }
+    var table = CSVTable(header: header)
     let metric = (basis == "value" ? MetricID.valuePer1kUsers : .onboardingInterruptionRate).name
+    let names = report.result.policies.map(\.name)
+    let base = names.firstIndex(of: report.baseline)
+    let period: Double? = report.scenario.app.map { _ in report.scenario.appPeriod / 86400 }
     for row in rows {
-      table.append([
+      let shipping = Self.shipping(row.policy)
+      var cells: [CSVField] = [
         .text(basis), .integer(row.rank), .text(row.policy), .text(row.verdict), .text(metric),
         .number(row.mean?.mean), .number(row.mean?.low), .number(row.mean?.high),
         .number(row.differenceToBest?.mean), .number(row.differenceToBest?.low),
         .number(row.differenceToBest?.high), .number(row.probabilityBest),
-      ])
+        .text(shipping.kind), .text(shipping.summary), .number(period),
+      ]
+      let index = names.firstIndex(of: row.policy)
+      for outcome in AppCounts.outcomes {
+        let difference = index.flatMap { policy in
+          base.flatMap { AppCounts.difference(report, policy, $0, outcome) }
+        }
+        cells += [
+          .number(difference?.mean), .number(difference?.low), .number(difference?.high),
+        ]
+      }
+      table.append(cells)
     }
     return table
   }

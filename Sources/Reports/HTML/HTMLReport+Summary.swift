@@ -9,12 +9,15 @@ extension HTMLReport {
     .consentDeadlineMissRate: "Consent deadlines missed",
     .fallbackFiredPer1kUsers: "Fallbacks per 1,000 users",
     .messagesPendingAtEnd: "Messages pending at the end",
+    .checkoutInterruptionRate: "Checkout visits interrupted",
+    .immersiveInterruptionRate: "Immersive visits interrupted",
+    .valueBillingPer1kUsers: "Value of billing issues per 1,000 users",
   ]
 
   /// The headline table: ``Metric/headline`` per policy, the best mean in each column marked
   /// (as in the terminal table), the baseline row labelled.
   static func headlineSection(_ data: _ReportData) -> String {
-    let metrics = Metric.headline
+    let metrics = Metric.headline(for: data.report).filter { $0 != .valuePer1kUsers }
     var best: [MetricID: Double] = [:]
     for name in metrics {
       let means = data.names.indices.compactMap { data.interval($0, name)?.mean }
@@ -113,7 +116,11 @@ extension HTMLReport {
       sentences.append(sentence + ".")
       if let difference = data.paired(focus, onboarding), difference.count > 1 {
         let points = { (value: Double) in Chart.fixed(value * 100, 1) }
-        if difference.high < 0 || difference.low > 0 {
+        let shown = [difference.mean, difference.low, difference.high].map(points)
+        if shown.allSatisfy({ $0 == "0.0" || $0 == "-0.0" }) {
+          sentences.append(
+            "On the same users: no difference (under 0.05 percentage points either way).")
+        } else if difference.high < 0 || difference.low > 0 {
           sentences.append(
             "On the same users the difference is \(points(difference.mean)) percentage points "
               + "[\(points(difference.low)), \(points(difference.high))], clear of zero.")

@@ -23,6 +23,27 @@ public struct Metric: Sendable {
     .consentDeadlineMissRate, .fallbackFiredPer1kUsers, .messagesPendingAtEnd,
   ]
 
+  /// The headline columns of a run: ``headline``, then every priced cost of the `value`
+  /// section that differs between policies (checkout and immersive interruptions, unresolved
+  /// billing issues), so no cost that moves the recommendation is hidden, then
+  /// `value_per_1k_users`.
+  public static func headline(for report: RunReport) -> [MetricID] {
+    guard let model = report.scenario.value else { return headline }
+    let priced: [(amount: Double, metric: MetricID, part: MetricID)] = [
+      (model.checkoutInterrupted, .checkoutInterruptionRate, .valueCheckoutPer1kUsers),
+      (model.immersiveInterrupted, .immersiveInterruptionRate, .valueImmersivePer1kUsers),
+      (model.billingIssueUnresolved, .valueBillingPer1kUsers, .valueBillingPer1kUsers),
+    ]
+    let moving = priced.filter { entry in
+      guard entry.amount > 0 else { return false }
+      let means = report.result.policies.indices.compactMap {
+        report.interval(policy: $0, metric: entry.part)?.mean
+      }
+      return Set(means).count > 1
+    }
+    return headline + moving.map(\.metric) + [.valuePer1kUsers]
+  }
+
   /// The metric named `name` in the CSVs, `nil` for a name that is none.
   public static func named(_ name: String) -> Metric? { MetricID(name: name)?.metric }
 

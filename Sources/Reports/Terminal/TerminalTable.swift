@@ -12,12 +12,13 @@ public enum TerminalTable {
     let text =
       opening + [table(report, width: width)]
       + (decision.basis == "value" ? [paretoSentence(report)] : [])
+      + (decision.basis == "value" ? Decision.offFrontSentence(report).map { [$0] } ?? [] : [])
     return TerminalLayout.wrap(text.joined(separator: "\n"), width: width, indent: 2)
   }
 
   /// The headline table and its footnote; split into blocks of columns to fit `width`.
   static func table(_ report: RunReport, width: Int? = nil) -> String {
-    let ids = Metric.headline + (report.scenario.value == nil ? [] : [.valuePer1kUsers])
+    let ids = Metric.headline(for: report)
     let metrics = ids.map { (index: $0.index, metric: $0.metric) }
     let policies = report.result.policies.map(\.name)
     var cells: [[String]] = []

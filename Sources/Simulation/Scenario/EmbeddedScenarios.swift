@@ -151,6 +151,11 @@ let _indieSubscriptionJSON = #"""
       "checkout_interrupted": "assumption: 10% of checkouts with a sheet over them are abandoned x 60 USD first-year value",
       "immersive_interrupted": "not priced: no honest default for a sheet over a guided session; put your own cost"
     }
+  },
+  "app": {
+    "users": 40000,
+    "subscribers": 6000,
+    "period": "30d"
   }
 }
 

@@ -32,6 +32,8 @@ public struct Scenario: Sendable {
   public var seed: UInt64
   /// What outcomes are worth (the optional `value` section); `nil` without one.
   public var value: ValueModel? = nil
+  /// The app's own size (the optional `app` section), for counts in the app's units.
+  public var app: AppSize? = nil
 
   public init(
     name: String, description: String, horizon: Double, population: Population,

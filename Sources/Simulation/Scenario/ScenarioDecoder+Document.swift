@@ -34,6 +34,7 @@ extension _ScenarioDecoder {
     .required("policies", "[\"storekit-auto\", \"deadline-aware\"]"),
     .optional("baseline"),
     .optional("value"),
+    .optional("app"),
   ]
 
   /// Decodes a whole document; `nil` when any problem was found.
@@ -83,6 +84,7 @@ extension _ScenarioDecoder {
     let policies = policyList?.valid == true ? policyList?.policies : nil
     let baseline = readBaseline(top["baseline"], at: top.path("baseline"), list: policyList)
     let value = top["value"].map { readValue($0, at: top.path("value")) }
+    let app = top["app"].map { readAppSize($0, at: top.path("app")) }
 
     guard problems.isEmpty, let name, let description, let horizon, let users, let replications,
       let seed, let population, let sessions, let graph, let onboarding, let scene, let sheetDwell,
@@ -94,6 +96,7 @@ extension _ScenarioDecoder {
       scene: scene, sheetDwell: sheetDwell, messages: messages, policies: policies,
       baseline: baseline, replications: replications, users: users, seed: seed)
     scenario.value = value ?? nil
+    scenario.app = app ?? nil
     // Value-aware policies weigh the amounts of the `value` section unless they set their own.
     var definitions: [String: ConfigValue] = [:]
     if case .array(let entries)? = top["policies"]?.value {
