@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The merge's cost against the number of partials (README, "Scaling out"): for N = 16, 256
+# The merge's cost against the number of partials (docs/scaling-out.md): for N = 16, 256
 # and 4096 shards of one small run, the flat merge's wall time and peak RSS; then, on the
 # 4096, a tree of fan-in 64 (64 merges --partial-out of 64 partials each, then one merge of
 # the 64) against the flat merge, with the CSVs of both compared byte for byte.

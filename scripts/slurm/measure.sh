@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figures of the README's "Scaling out" section: one large run on 1 process, as 2 local
+# The figures of docs/scaling-out.md: one large run on 1 process, as 2 local
 # shards one after the other plus their merge, and as 4 shards through the local Slurm
 # cluster (integration-test.sh, which also runs it once more on 1 process).
 #   bash scripts/slurm/measure.sh BINARY WORKDIR [run options...]
