@@ -93,6 +93,13 @@ enum TuneCommand {
     try folder.write(
       ConfigValue.object(members).jsonText() + "\n", to: "tuned-scenario-policy.json")
     files += ["tuned-policy.json", "tuned-scenario-policy.json"]
+    if showProgress { output.err("tune: verification on new users") }
+    let verified = try search.verify(outcome.best)
+    let verification = TuneVerification(
+      RunReport(scenario: verified.scenario, result: verified.result, baseline: "tuned"),
+      objective: search.objective)
+    try folder.write(verification.table.text, to: "verification.csv")
+    files.append("verification.csv")
     try folder.commit()
     let selection = search.selection
     let unit =
@@ -133,6 +140,7 @@ enum TuneCommand {
           + "\(selection.maximumReplications)) with several left; \(outcome.best.name) has the "
           + "largest mean. Raise max_replications or delta.")
     }
+    for line in verification.lines(unit: unit) { output.out(line) }
     output.out("Wrote \(files.joined(separator: ", ")) to \(written.folder)/")
     return ExitStatus.success
   }

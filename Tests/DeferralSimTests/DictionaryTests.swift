@@ -116,7 +116,9 @@ struct DictionaryTests {
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       return result
     }
-    let small = ["-u", "100", "-r", "2", "-q", "--policies", "storekit-auto,never"]
+    let small = [
+      "-u", "100", "-r", "2", "-q", "--policies", "storekit-auto,never,deadline-aware-value",
+    ]
     _ = try tool(["run", "-o", path("run"), "--messages-log", "--events-log"] + small)
     for shard in 0..<2 {
       _ = try tool(["run", "-o", path("shards"), "--shard", "\(shard)/2"] + small)

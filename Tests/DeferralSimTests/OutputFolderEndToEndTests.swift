@@ -125,7 +125,7 @@ struct OutputFolderEndToEndTests {
   @Test func aFullDiskLeavesThePreviousSetWhole() throws {
     let mountPoint = RunEndToEndTests.temporaryFolder()
     guard getuid() == 0,
-      let mount = try? Self.shell("mount -t tmpfs -o size=180k tmpfs '\(mountPoint.path)'"),
+      let mount = try? Self.shell("mount -t tmpfs -o size=320k tmpfs '\(mountPoint.path)'"),
       mount == 0
     else {
       print("SKIPPED aFullDiskLeavesThePreviousSetWhole: mounting a tmpfs needs root")

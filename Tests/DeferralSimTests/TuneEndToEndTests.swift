@@ -40,10 +40,26 @@ struct TuneEndToEndTests {
     #expect(policy.contains(#""format": "deferral-sim-policy""#))
     let scenarioPolicy = try RunEndToEndTests.read(out, "tuned-scenario-policy.json")
     #expect(scenarioPolicy.contains(#""name": "tuned""#))
+    // Verified on new users: tuned against storekit-auto (compared, so not added twice), the
+    // objective first, then the six headline metrics.
+    let verification = try RunEndToEndTests.read(out, "verification.csv")
+    let checks = RunEndToEndTests.rows(verification)
+    #expect(checks[0].prefix(3) == ["against", "best_other", "metric"])
+    #expect(checks.count == 1 + 7, "\(verification)")
+    #expect(checks.dropFirst().allSatisfy { $0[0] == "storekit-auto" && $0[1] == "yes" })
+    #expect(checks[1][2] == "value_per_1k_users" && checks[1][8] == "10")
+    // diff is tuned − other: the two means' difference (paired means of the same users).
+    let tuned = try #require(Double(checks[1][3]))
+    let other = try #require(Double(checks[1][4]))
+    let diff = try #require(Double(checks[1][5]))
+    #expect(abs(diff - (tuned - other)) < 1e-6)
+    #expect(first.stdout.contains("Verified on 10 replications of 100 new users"))
+    #expect(first.stdout.contains("against storekit-auto (the best of the others): "))
     // The same file, seed and a different --jobs: the same tune.csv, into the same folder.
     let second = try ToolRunner.run(["tune", file.path, "--out", out.path, "--quiet", "-j", "1"])
     #expect(second.status == 0, "\(second.stderr)")
     #expect(try RunEndToEndTests.read(out, "tune.csv") == csv)
+    #expect(try RunEndToEndTests.read(out, "verification.csv") == verification)
   }
 
   @Test func aBadTuneFileNamesItsPathsAndExits2() throws {

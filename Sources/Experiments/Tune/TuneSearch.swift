@@ -157,6 +157,34 @@ public struct TuneSearch: Sendable {
     public var lives: Int
   }
 
+  /// Replications of the verification run (``verify(_:)``).
+  public static let verificationReplications = 10
+
+  /// The tuned policy against the presets to beat and StoreKit's default on users no stage
+  /// of the search saw ("TUNEVERI" mixed into the seed): one run of
+  /// ``verificationReplications`` replications of the selection's users, its first policy
+  /// the tuned one renamed `tuned`, then each compared preset (and `storekit-auto` when the
+  /// file does not compare it). Paired differences on these users are an unbiased estimate
+  /// of what the tune gained: the search's own means are biased upward by the selection.
+  public func verify(_ best: NamedPolicy) throws -> (scenario: Scenario, result: RunResult) {
+    var policies = [NamedPolicy(name: "tuned", configuration: best.configuration)]
+    policies += compare.filter { $0.name != "tuned" }
+    if !policies.contains(where: { $0.name == "storekit-auto" }),
+      let preset = PolicyCatalog.preset(named: "storekit-auto")
+    {
+      policies.append(NamedPolicy(name: "storekit-auto", configuration: preset.configuration))
+    }
+    var world = scenario
+    world.policies = policies
+    world.baseline = "tuned"
+    world.users = selectionUsers
+    world.replications = Self.verificationReplications
+    world.seed = RandomStream.splitMix64Finalizer(seed ^ 0x5455_4E45_5645_5249)
+    let result = try Experiment.run(
+      RunPlan(scenario: world, jobs: jobs), on: CompiledScenario(world))
+    return (world, result)
+  }
+
   /// The sign that makes the objective larger-is-better.
   var direction: Double { objective.metric.lowerIsBetter ? -1 : 1 }
 

@@ -21,7 +21,7 @@ enum _FileSystem {
     "replications.csv", "decision.csv", "manifest.json", "report.html", "messages.csv",
     "events.csv", "events-map.json", "sweep.csv", "pareto.csv", "robust.csv",
     "robust-summary.csv", "robust-tornado.csv", "recommended-policy.json", "tune.csv",
-    "tuned-policy.json", "tuned-scenario-policy.json",
+    "tuned-policy.json", "tuned-scenario-policy.json", "verification.csv",
   ]
 
   static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
