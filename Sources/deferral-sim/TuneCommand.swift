@@ -27,7 +27,9 @@ enum TuneCommand {
       + "tune.csv (every evaluation), tuned-policy.json (the winner as the policy file the\n"
       + "app's MessageDeferralStoreKit loads, as export-policy writes it) and\n"
       + "tuned-scenario-policy.json (the winner as a custom policy for a scenario's\n"
-      + "'policies'). The same file and seed give the same files.")
+      + "'policies'), verification.csv (the winner against the compared presets and\n"
+      + "storekit-auto on new users, paired) and report.html (the search's progress, each\n"
+      + "knob's effect). The same file and seed give the same files.")
 
   /// A knob's value for the terminal: numbers to 4 significant digits (tune.csv keeps them
   /// whole).
@@ -100,11 +102,22 @@ enum TuneCommand {
       objective: search.objective)
     try folder.write(verification.table.text, to: "verification.csv")
     files.append("verification.csv")
-    try folder.commit()
-    let selection = search.selection
     let unit =
       search.objective.name.hasPrefix("value_")
       ? "\(search.scenario.value?.unit ?? "") per 1000 users" : search.objective.metric.unit
+    let statement = Self.statement(outcome, search: search, unit: unit)
+    try folder.write(
+      HTMLReport.renderTune(
+        name: name, objective: search.objective.name, unit: unit,
+        knobs: search.knobs.map(\.name),
+        evaluations: outcome.evaluations.map {
+          TuneReportEvaluation(
+            round: $0.round, policy: $0.policy, knobValues: $0.knobValues, mean: $0.mean,
+            feasible: $0.feasible)
+        }, winner: outcome.best.name, statement: statement, verification: verification),
+      to: "report.html")
+    files.append("report.html")
+    try folder.commit()
     output.out(
       "\(name): \(search.candidates) candidates over \(search.knobs.count) knobs, "
         + "\(outcome.lives) user lives, "
@@ -128,20 +141,23 @@ enum TuneCommand {
           + TerminalTable.fixed(outcome.selection.means[index], 2) + " \(unit)"
           + " over \(outcome.selection.replications[index]) replications  \(mark)\(setting)")
     }
-    if outcome.selection.guaranteed {
-      output.out(
-        "\(outcome.best.name) is the best with probability at least "
-          + "\(TerminalTable.fixed((1 - selection.alpha) * 100, 0))% if the best leads the "
-          + "rest by \(TerminalTable.fixed(selection.delta, 2)) \(unit) or more; otherwise it "
-          + "is within that of the best with the same probability.")
-    } else {
-      output.out(
-        "No guarantee: the selection ran out of replications (max_replications "
-          + "\(selection.maximumReplications)) with several left; \(outcome.best.name) has the "
-          + "largest mean. Raise max_replications or delta.")
-    }
+    output.out(statement)
     for line in verification.lines(unit: unit) { output.out(line) }
     output.out("Wrote \(files.joined(separator: ", ")) to \(written.folder)/")
     return ExitStatus.success
+  }
+
+  /// The selection's statement: its guarantee, or why there is none.
+  static func statement(_ outcome: TuneSearch.Outcome, search: TuneSearch, unit: String) -> String {
+    let selection = search.selection
+    if outcome.selection.guaranteed {
+      return "\(outcome.best.name) is the best with probability at least "
+        + "\(TerminalTable.fixed((1 - selection.alpha) * 100, 0))% if the best leads the "
+        + "rest by \(TerminalTable.fixed(selection.delta, 2)) \(unit) or more; otherwise it "
+        + "is within that of the best with the same probability."
+    }
+    return "No guarantee: the selection ran out of replications (max_replications "
+      + "\(selection.maximumReplications)) with several left; \(outcome.best.name) has the "
+      + "largest mean. Raise max_replications or delta."
   }
 }

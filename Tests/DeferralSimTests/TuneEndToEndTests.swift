@@ -60,6 +60,12 @@ struct TuneEndToEndTests {
     #expect(second.status == 0, "\(second.stderr)")
     #expect(try RunEndToEndTests.read(out, "tune.csv") == csv)
     #expect(try RunEndToEndTests.read(out, "verification.csv") == verification)
+    // The report: the progress chart, one chart per knob, the verification table.
+    let html = try RunEndToEndTests.read(out, "report.html")
+    #expect(html.contains("id=\"progress\"") && html.contains("Search progress"))
+    #expect(html.contains("Effect of sheets_per_break") && html.contains("Effect of gate.home"))
+    #expect(html.contains("id=\"verification\""))
+    #expect(html.components(separatedBy: "<circle").count - 1 >= 4 + 2 + 3)
   }
 
   @Test func aBadTuneFileNamesItsPathsAndExits2() throws {
