@@ -111,12 +111,12 @@ extension HTMLReport {
       for evaluation in inStage {
         canvas.circle(
           x: x(Double(stage)), y: y(evaluation.mean), radius: 4,
-          classes: evaluation.feasible ? "point" : "point dominated",
+          classes: evaluation.feasible ? "point series-0" : "point dominated series-0",
           title: "\(evaluation.policy): \(Chart.fixed(evaluation.mean, decimals + 1)) \(unit)")
       }
       if let top = inStage.map(\.mean).max() { best.append((x(Double(stage)), y(top))) }
     }
-    if best.count > 1 { canvas.polyline(best, classes: "series-line") }
+    if best.count > 1 { canvas.polyline(best, classes: "series-line series-0") }
     return canvas.svg(
       title: "Search progress",
       description: "Each candidate's mean \(objective) by stage of the search", id: "progress")
@@ -165,7 +165,7 @@ extension HTMLReport {
     for (index, evaluation) in evaluations.enumerated() {
       canvas.circle(
         x: position(index), y: y(evaluation.mean), radius: 4,
-        classes: evaluation.feasible ? "point" : "point dominated",
+        classes: evaluation.feasible ? "point series-0" : "point dominated series-0",
         title: "\(evaluation.policy): \(name) = \(texts[index])")
     }
     return canvas.svg(
