@@ -1,4 +1,5 @@
 import Experiments
+import Foundation
 import Simulation
 import Testing
 
@@ -59,18 +60,34 @@ struct TunePlanTests {
        "compare": ["nobody"],
        "search": {"candidates": 0, "extra": 1},
        "selection": {"alpha": 1.5, "delta": -1, "initial_replications": 20, "max_replications": 5},
-       "other": true}
+       "other": true, "description": 7}
       """#)
     let paths = Set(found.map(\.path))
     for path in [
       "$.base.preset", "$.knobs.sheets_per_break.integer",
       "$.knobs.ceilings.price_increase_consent.duration", "$.knobs.gate.home.pick", "$.objective",
       "$.constraints.made_up", "$.compare[0]", "$.search.candidates", "$.search.extra",
-      "$.selection.alpha", "$.selection.delta", "$.selection.max_replications",
+      "$.selection.alpha", "$.selection.delta", "$.selection.max_replications", "$.description",
     ] {
       #expect(paths.contains(path), "no problem at \(path): \(found.map(\.path))")
     }
     #expect(found.contains { $0.message.contains("other") })
+  }
+
+  /// The bundled tunes (scenarios/tunes/) read whole, with their scenario beside them.
+  @Test func theBundledTunesRead() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "scenarios/tunes")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".json")
+    }
+    #expect(!files.isEmpty)
+    for file in files {
+      let plan = try TunePlan.load(contentsOf: folder.appendingPathComponent(file).path)
+      #expect(plan.search.scenario.value != nil, "\(file)")
+      #expect(try plan.search.candidatePolicies().count == plan.search.candidates)
+    }
   }
 
   /// A knob path that is no policy key is refused when the candidates are built, before any

@@ -38,10 +38,15 @@ public struct TunePlan: Sendable {
     ExperimentFile.topLevel(contentsOf: path)?["knobs"] != nil
   }
 
+  static func isString(_ value: ConfigValue) -> Bool {
+    if case .string = value { return true }
+    return false
+  }
+
   /// The keys a tune file may have.
   static let keys = [
-    "scenario", "base", "knobs", "objective", "constraints", "compare", "search", "selection",
-    "seed",
+    "description", "scenario", "base", "knobs", "objective", "constraints", "compare", "search",
+    "selection", "seed",
   ]
 
   /// Checks a tune file's text (`file` names it in problems and resolves `scenario`).
@@ -55,6 +60,10 @@ public struct TunePlan: Sendable {
         problems: [.init(path: "$", message: "a tune file is a JSON object; see README, Tune")])
     }
     ScenarioFields.checkKeys(root, at: "$", keys: keys, problems: &problems)
+    if let description = value["description"], !Self.isString(description) {
+      problems.append(
+        .init(path: "$.description", message: "must be a string: what the tune is for"))
+    }
     let (scenarioFile, scenarioSource) = SweepPlan.readScenario(
       value["scenario"], file: path, stored: nil, problems: &problems)
     var scenario: Scenario?
