@@ -54,7 +54,9 @@ enum TuneCommand {
     let search = plan.search
     var table = CSVTable(
       header: ["stage", "policy"] + search.knobs.map(\.name) + [
-        "users", "replications", search.objective.name, "half_width_95", "feasible",
+        "users", "replications",
+        search.objective.name + (search.worlds.isEmpty ? "" : "_\(search.acrossWorlds.rawValue)"),
+        "half_width_95", "feasible",
       ])
     for evaluation in outcome.evaluations {
       let knobs =
@@ -102,9 +104,15 @@ enum TuneCommand {
       objective: search.objective)
     try folder.write(verification.table.text, to: "verification.csv")
     files.append("verification.csv")
-    let unit =
+    let metricUnit =
       search.objective.name.hasPrefix("value_")
       ? "\(search.scenario.value?.unit ?? "") per 1000 users" : search.objective.metric.unit
+    // Across a study's worlds the objective is its mean, or a regret against the best
+    // compared preset of each world.
+    let unit =
+      search.worlds.isEmpty || search.acrossWorlds == .expectedValue
+      ? metricUnit
+      : "\(metricUnit) of \(search.acrossWorlds.rawValue.replacingOccurrences(of: "_", with: " "))"
     let statement = Self.statement(outcome, search: search, unit: unit)
     try folder.write(
       HTMLReport.renderTune(
@@ -114,12 +122,16 @@ enum TuneCommand {
           TuneReportEvaluation(
             round: $0.round, policy: $0.policy, knobValues: $0.knobValues, mean: $0.mean,
             feasible: $0.feasible)
-        }, winner: outcome.best.name, statement: statement, verification: verification),
+        }, winner: outcome.best.name, statement: statement, verification: verification,
+        verificationUnit: metricUnit),
       to: "report.html")
     files.append("report.html")
     try folder.commit()
     output.out(
       "\(name): \(search.candidates) candidates over \(search.knobs.count) knobs, "
+        + (search.worlds.isEmpty
+          ? ""
+          : "in \(search.worlds.count) worlds (\(search.acrossWorlds.rawValue)), ")
         + "\(outcome.lives) user lives, "
         + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
     output.out("Selection among \(outcome.contenders.count) (finalists and presets to beat):")
@@ -138,11 +150,15 @@ enum TuneCommand {
         : "  " + zip(search.knobs, knobs).map { "\($0.name)=\(short($1))" }.joined(separator: " ")
       output.out(
         "  " + policy.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-          + TerminalTable.fixed(outcome.selection.means[index], 2) + " \(unit)"
+          + TerminalTable.fixed(search.direction * outcome.selection.means[index] + 0, 2)
+          + " \(unit)"
           + " over \(outcome.selection.replications[index]) replications  \(mark)\(setting)")
     }
     output.out(statement)
-    for line in verification.lines(unit: unit) { output.out(line) }
+    for line in verification.lines(unit: metricUnit) { output.out(line) }
+    if !search.worlds.isEmpty {
+      output.out("  (the verification runs in the study's scenario itself, not in its worlds)")
+    }
     output.out("Wrote \(files.joined(separator: ", ")) to \(written.folder)/")
     return ExitStatus.success
   }

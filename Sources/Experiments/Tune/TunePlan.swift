@@ -38,6 +38,56 @@ public struct TunePlan: Sendable {
     ExperimentFile.topLevel(contentsOf: path)?["knobs"] != nil
   }
 
+  /// `study` (an uncertainty study's file, whose scenario and worlds the tune runs in) and
+  /// `across_worlds` (how a policy's objective over the worlds is summed up).
+  static func readStudy(
+    _ value: ConfigValue, file path: String, problems: inout [ScenarioErrors.Problem]
+  ) -> (plan: RobustPlan, worlds: [Scenario], across: TuneSearch.AcrossWorlds)? {
+    var across = TuneSearch.AcrossWorlds.expectedValue
+    if let node = value["across_worlds"] {
+      let names = TuneSearch.AcrossWorlds.allCases.map(\.rawValue)
+      if case .string(let text) = node, let read = TuneSearch.AcrossWorlds(rawValue: text) {
+        across = read
+      } else {
+        problems.append(
+          .init(path: "$.across_worlds", message: "must be one of \(names.joined(separator: ", "))")
+        )
+      }
+      if value["study"] == nil {
+        problems.append(
+          .init(path: "$.across_worlds", message: "needs 'study': the worlds to sum up over"))
+      }
+    }
+    guard let node = value["study"] else { return nil }
+    if value["scenario"] != nil {
+      problems.append(
+        .init(
+          path: "$.study",
+          message: "give 'scenario' or 'study', not both: a study names its own scenario"))
+      return nil
+    }
+    guard case .string(let file) = node else {
+      problems.append(.init(path: "$.study", message: "must be a file path (a string)"))
+      return nil
+    }
+    let resolved =
+      file.hasPrefix("/")
+      ? file
+      : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)
+    do {
+      let plan = try RobustPlan.load(contentsOf: resolved)
+      let worlds = try plan.drawWorlds(file: resolved).map(\.scenario)
+      return (plan, worlds, across)
+    } catch {
+      problems.append(
+        .init(
+          path: "$.study",
+          message: "the study '\(file)' has problems (relative paths start at this file); run "
+            + "'deferral-sim validate \(resolved)'"))
+      return nil
+    }
+  }
+
   static func isString(_ value: ConfigValue) -> Bool {
     if case .string = value { return true }
     return false
@@ -45,8 +95,8 @@ public struct TunePlan: Sendable {
 
   /// The keys a tune file may have.
   static let keys = [
-    "description", "scenario", "base", "knobs", "objective", "constraints", "compare", "search",
-    "selection", "seed",
+    "description", "scenario", "study", "across_worlds", "base", "knobs", "objective",
+    "constraints", "compare", "search", "selection", "seed",
   ]
 
   /// Checks a tune file's text (`file` names it in problems and resolves `scenario`).
@@ -64,8 +114,13 @@ public struct TunePlan: Sendable {
       problems.append(
         .init(path: "$.description", message: "must be a string: what the tune is for"))
     }
-    let (scenarioFile, scenarioSource) = SweepPlan.readScenario(
+    var (scenarioFile, scenarioSource) = SweepPlan.readScenario(
       value["scenario"], file: path, stored: nil, problems: &problems)
+    let study = readStudy(value, file: path, problems: &problems)
+    if let study {
+      scenarioFile = study.plan.scenarioFile
+      scenarioSource = study.plan.scenarioSource
+    }
     var scenario: Scenario?
     do {
       scenario = try ScenarioLoader.load(json: scenarioSource, file: scenarioFile)
@@ -138,7 +193,7 @@ public struct TunePlan: Sendable {
     guard problems.isEmpty, let scenario else {
       throw ScenarioErrors(file: path, problems: problems)
     }
-    let tune = TuneSearch(
+    var tune = TuneSearch(
       scenario: scenario, base: base, knobs: knobs, objective: objective,
       constraints: constraints, candidates: Int(search["candidates"]!),
       users: Int(search["users"]!), replications: Int(search["replications"]!),
@@ -148,6 +203,10 @@ public struct TunePlan: Sendable {
         initialReplications: Int(selection["initial_replications"]!),
         maximumReplications: Int(selection["max_replications"]!)),
       selectionUsers: Int(selection["users"]!), compare: compare, seed: seed)
+    if let study {
+      tune.worlds = study.worlds
+      tune.acrossWorlds = study.across
+    }
     // Every candidate must be a policy: a bad knob value is an input error, found now.
     do {
       _ = try tune.candidatePolicies()

@@ -99,6 +99,20 @@ public struct TuneSearch: Sendable {
   public var compare: [NamedPolicy]
   public var seed: UInt64
   public var jobs: Int
+  /// The worlds of an uncertainty study (`study` in the file): each evaluation runs in every
+  /// one; empty: the scenario alone.
+  public var worlds: [Scenario] = []
+  /// How a policy's objective across ``worlds`` is summed up.
+  public var acrossWorlds: AcrossWorlds = .expectedValue
+
+  /// The objective across the worlds of a study, per replication: the mean over worlds, or
+  /// the regret (the best of the policies evaluated together in that world less this one)
+  /// averaged over worlds or at its worst.
+  public enum AcrossWorlds: String, Sendable, CaseIterable {
+    case expectedValue = "expected_value"
+    case expectedRegret = "expected_regret"
+    case worstRegret = "worst_regret"
+  }
 
   public init(
     scenario: Scenario, base: [ConfigValue.Member], knobs: [TuneKnob], objective: MetricID,
@@ -185,8 +199,11 @@ public struct TuneSearch: Sendable {
     return (world, result)
   }
 
-  /// The sign that makes the objective larger-is-better.
-  var direction: Double { objective.metric.lowerIsBetter ? -1 : 1 }
+  /// The sign that makes the objective larger-is-better (a regret across worlds is lower).
+  public var direction: Double {
+    if !worlds.isEmpty, acrossWorlds != .expectedValue { return -1 }
+    return objective.metric.lowerIsBetter ? -1 : 1
+  }
 
   /// The candidates of the first round: knob values and their policies (`tune-1`...).
   public func candidatePolicies() throws(ConfigIssues) -> [(
@@ -220,11 +237,81 @@ public struct TuneSearch: Sendable {
     return result
   }
 
-  /// Runs `policies` on `users` users × `replications` replications with `seed`; returns
-  /// the objective per replication and policy (`values[replication][policy]`) and the pooled
-  /// value of each constraint's metric per policy.
+  /// Runs `policies` on `users` users × `replications` replications with `seed`, in the
+  /// scenario or, with ``worlds``, in every world; returns the objective per replication and
+  /// policy (`values[replication][policy]`, across worlds as ``acrossWorlds`` says) and the
+  /// pooled value of each constraint's metric per policy (across worlds, their mean).
   func evaluate(
     _ policies: [NamedPolicy], users: Int, replications: Int, seed: UInt64
+  ) throws -> (values: [[Double]], constraints: [[Double?]]) {
+    guard !worlds.isEmpty else {
+      return try evaluate(
+        policies, in: scenario, users: users, replications: replications, seed: seed)
+    }
+    // A regret's reference is the best compared preset of each world and replication, run
+    // beside the policies on the same users: a fixed set, so a policy's regrets are alike
+    // whichever others share its evaluation (successive halving and the selection shrink it).
+    let references =
+      acrossWorlds == .expectedValue
+      ? [] : compare.filter { preset in !policies.contains { $0.name == preset.name } }
+    let evaluated = policies + references
+    let referenceIndices =
+      references.isEmpty
+      ? Array(policies.indices)
+      : compare.compactMap { preset in evaluated.firstIndex { $0.name == preset.name } }
+    var perWorld: [[[Double]]] = []
+    var bounds = policies.map { _ in constraints.map { _ in 0.0 } }
+    var known = policies.map { _ in constraints.map { _ in true } }
+    for world in worlds {
+      let (values, worldBounds) = try evaluate(
+        evaluated, in: world, users: users, replications: replications, seed: seed)
+      perWorld.append(values)
+      for policy in policies.indices {
+        for constraint in constraints.indices {
+          if let bound = worldBounds[policy][constraint] {
+            bounds[policy][constraint] += bound / Double(worlds.count)
+          } else {
+            known[policy][constraint] = false
+          }
+        }
+      }
+    }
+    let sign = objective.metric.lowerIsBetter ? -1.0 : 1.0
+    let values = (0..<replications).map { replication in
+      policies.indices.map { policy -> Double in
+        let own = perWorld.map { $0[replication][policy] }
+        // Regret in a world: the best compared preset there less this policy (below 0 when
+        // the policy beats every preset there).
+        let regrets = perWorld.map { world in
+          (referenceIndices.map { sign * world[replication][$0] }.max() ?? 0)
+            - sign * world[replication][policy]
+        }
+        switch acrossWorlds {
+        case .expectedValue: return own.reduce(0, +) / Double(own.count)
+        case .expectedRegret: return regrets.reduce(0, +) / Double(regrets.count)
+        case .worstRegret: return regrets.max() ?? 0
+        }
+      }
+    }
+    let pooled = zip(bounds, known).map { pair in
+      zip(pair.0, pair.1).map { $1 ? Optional($0) : nil }
+    }
+    return (values, pooled)
+  }
+
+  /// The user lives an evaluation of `policies` simulates (every world, the references).
+  func livesOf(_ policies: [NamedPolicy], users: Int, replications: Int) -> Int {
+    guard !worlds.isEmpty else { return users * replications * policies.count }
+    let references =
+      acrossWorlds == .expectedValue
+      ? 0 : compare.filter { preset in !policies.contains { $0.name == preset.name } }.count
+    return users * replications * (policies.count + references) * worlds.count
+  }
+
+  /// ``evaluate(_:users:replications:seed:)`` in one world.
+  func evaluate(
+    _ policies: [NamedPolicy], in scenario: Scenario, users: Int, replications: Int,
+    seed: UInt64
   ) throws -> (values: [[Double]], constraints: [[Double?]]) {
     var world = scenario
     world.policies = policies
@@ -266,7 +353,7 @@ public struct TuneSearch: Sendable {
       let policies = alive.map { pool[$0].policy }
       let (values, bounds) = try evaluate(
         policies, users: roundUsers, replications: replications, seed: seed &+ UInt64(round))
-      lives += roundUsers * replications * policies.count
+      lives += livesOf(policies, users: roundUsers, replications: replications)
       var scored: [(candidate: Int, score: Double, feasible: Bool)] = []
       for (position, candidate) in alive.enumerated() {
         let (mean, halfWidth) = Self.estimate(values.map { $0[position] })
@@ -304,7 +391,7 @@ public struct TuneSearch: Sendable {
       let (values, _) = try evaluate(
         survivors.map { contenders[$0] }, users: selectionUsers, replications: 1,
         seed: selectionSeed &+ UInt64(replication))
-      lives += selectionUsers * survivors.count
+      lives += livesOf(survivors.map { contenders[$0] }, users: selectionUsers, replications: 1)
       return values[0].map { direction * $0 }
     }
     for (index, policy) in contenders.enumerated() {

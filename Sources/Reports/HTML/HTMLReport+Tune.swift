@@ -28,7 +28,7 @@ extension HTMLReport {
   public static func renderTune(
     name: String, objective: String, unit: String, knobs: [String],
     evaluations: [TuneReportEvaluation], winner: String, statement: String,
-    verification: TuneVerification
+    verification: TuneVerification, verificationUnit: String
   ) -> String {
     var sections: [String] = []
     sections.append(
@@ -65,7 +65,7 @@ extension HTMLReport {
       for metric in verification.metrics {
         guard let difference = verification.report.pairedInterval(0, other, metric: metric)
         else { continue }
-        let shown = metric == verification.objective ? unit : metric.metric.unit
+        let shown = metric == verification.objective ? verificationUnit : metric.metric.unit
         table +=
           "<tr><td>\(Chart.escape(names[other]))</td><td>\(Chart.escape(metric.name))</td><td>"
           + Chart.escape(
@@ -77,7 +77,8 @@ extension HTMLReport {
     table += "</tbody></table></div>"
     sections.append(
       "<section class=\"panel\" id=\"verification\">\n<h2>Verified on new users</h2>\n<p>"
-        + Chart.escape(verification.lines(unit: unit).first ?? "") + "</p>\n\(table)\n</section>")
+        + Chart.escape(verification.lines(unit: verificationUnit).first ?? "")
+        + "</p>\n\(table)\n</section>")
     return page(title: "deferral-sim tune: \(name)", generator: nil, sections: sections)
   }
 
