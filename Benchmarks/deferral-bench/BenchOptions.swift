@@ -5,10 +5,10 @@ struct BenchOptions {
   var sections: Set<String> = BenchOptions.allSections
   var scenarioPath: String?
 
-  static let allSections: Set<String> = ["queue", "engine", "memory", "merge", "peer"]
+  static let allSections: Set<String> = ["queue", "engine", "memory", "merge", "peer", "scale"]
 
   static let usage = """
-    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer] [--scenario FILE]
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale] [--scenario FILE]
 
     Measures, side by side in one run: PendingQueue against the article's Array queue; engine
     throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
@@ -23,6 +23,11 @@ struct BenchOptions {
     that answered alike, so never more than one per policy).
     engine_over_rng_floor_branch_per_policy divides the same time by the floor of a branch
     per policy from the fork (the variates of the same run without groups).
+
+    scale_minutes_1m_users_10_reps_8_policies: a run of 100,000 users (--quick: 20,000) x 10
+    replications x 8 policies with --jobs 2, extrapolated linearly in user lives to a million
+    users (the cost per user is flat from 1k to 1M users: the memory section's
+    ns_per_user lines show it), against the target of 5 minutes.
 
       --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users,
                    merges of 16 and 64 partials)
@@ -50,7 +55,8 @@ struct BenchOptions {
       case "--only":
         let list = Set(try value("--only").split(separator: ",").map(String.init))
         guard !list.isEmpty, list.isSubset(of: Self.allSections) else {
-          throw UsageError(message: "--only takes a list of: queue, engine, memory, merge, peer")
+          throw UsageError(
+            message: "--only takes a list of: queue, engine, memory, merge, peer, scale")
         }
         sections = list
       default: throw UsageError(message: "unknown argument '\(arguments[index])'")

@@ -55,6 +55,9 @@ struct BenchRun {
       }
       try peerSection(world: world, scenarioPath: scenarioPath, folder: folder)
     }
+    if options.sections.contains("scale") {
+      try scaleSection(world: world, folder: folder)
+    }
     try folder.commit()
     let loadAfter = Measure.loadAverage()
     let elapsed = Double(Measure.nanoseconds() - started) / 1e9
@@ -332,6 +335,51 @@ struct BenchRun {
     table.add([
       "cost per user 1k → \(Self.short(largest.users)) (1 policy)",
       "\(Format.nanoseconds(costSmall * 1e9)) → \(Format.nanoseconds(costLarge * 1e9))", "", "",
+    ])
+  }
+
+  // MARK: Scale
+
+  /// The eight policies of the scale line: StoreKit's default, the SDKs' manual modes, the
+  /// article's gate, and ours.
+  static let scalePolicies = [
+    "storekit-auto", "screen-gate", "adapty-manual", "revenuecat-manual", "openiap",
+    "deadline-aware", "deadline-aware-value", "deadline-blind",
+  ]
+
+  /// A million users × 10 replications × 8 policies on 2 cores, extrapolated from a run of
+  /// 100,000 users (`--quick` 20,000): linear in user lives, since the cost per user is flat.
+  mutating func scaleSection(world: CompiledScenario, folder: OutputFolder) throws {
+    let users = options.quick ? 20_000 : 100_000
+    let replications = 10
+    let policies = Self.scalePolicies.compactMap { name in
+      world.scenario.policies.first { $0.name == name }
+        ?? PolicyCatalog.preset(named: name).map {
+          NamedPolicy(name: name, configuration: $0.configuration)
+        }
+    }
+    log("scale: \(Self.short(users)) users × \(replications) replications × 8 policies, --jobs 2")
+    var result: RunResult?
+    let seconds = try Measure.seconds {
+      result = try Engine.run(
+        world, policies: policies,
+        options: RunOptions(users: users, replications: replications, seed: 42, jobs: 2))
+    }
+    let factor = 1_000_000.0 / Double(users)
+    let minutes = seconds * factor / 60
+    var csv = CSVTable(header: [
+      "users", "replications", "policies", "jobs", "seconds", "events",
+      "extrapolated_users", "extrapolated_minutes",
+    ])
+    csv.append([
+      .integer(users), .integer(replications), .integer(policies.count), .integer(2),
+      .number(seconds), .integer(result?.events ?? 0), .integer(1_000_000), .number(minutes),
+    ])
+    try folder.write(csv.text, to: "scale.csv")
+    headline("scale_minutes_1m_users_10_reps_8_policies", Format.fixed(minutes, 2))
+    table.add([
+      "1M users × 10 reps × 8 policies, jobs 2 (from \(Self.short(users)))",
+      "\(Format.fixed(minutes, 2)) min", "≤ 5 min", minutes <= 5 ? "met" : "missed",
     ])
   }
 
