@@ -68,7 +68,7 @@ extension HTMLReport {
       let slot = frame.plotWidth / Double(data.names.count)
       let barWidth = Swift.min(44, slot * 0.78)
       showValues = slot >= 30
-      let values = Chart.distinctNumbers(
+      let values = Chart.panelNumbers(
         data.names.indices.map { (data.interval($0, group.metric)?.mean ?? 0) * 100 })
       for policy in data.names.indices {
         guard let interval = data.interval(policy, group.metric) else { continue }

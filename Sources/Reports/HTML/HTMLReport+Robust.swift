@@ -68,6 +68,9 @@ extension HTMLReport {
         AxisTick(position: x($0), label: "\(Int(($0 * 100).rounded()))%")
       }, title: "Share of worlds where it is best")
     let styles = ChartPalette.styles(for: rows.map(\.policy))
+    // One precision per column of the labels.
+    let expected = Chart.panelNumbers(rows.map(\.expectedRegret))
+    let worst = Chart.panelNumbers(rows.map(\.worstRegret))
     for (index, row) in rows.enumerated() {
       let top = frame.plotTop + rowHeight * Double(index)
       let middle = top + rowHeight / 2
@@ -89,8 +92,8 @@ extension HTMLReport {
         x1: x(row.shareHigh), y1: middle - 5, x2: x(row.shareHigh), y2: middle + 5, classes: "")
       canvas.endGroup()
       canvas.text(
-        "\(Chart.fixed(row.shareBest * 100, 0))% · regret \(Chart.number(row.expectedRegret)), "
-          + "worst \(Chart.number(row.worstRegret))",
+        "\(Chart.fixed(row.shareBest * 100, 0))% · regret \(expected[index]), "
+          + "worst \(worst[index])",
         x: frame.plotRight + 8, y: middle + 4, classes: "value-label")
     }
     let title = "Share of worlds where each policy is best"

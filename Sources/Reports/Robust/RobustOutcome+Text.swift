@@ -83,7 +83,8 @@ extension RobustOutcome {
     let who =
       level.winners.count == 1
       ? "\(level.winners[0]) wins \(share) of worlds"
-      : level.winners.joined(separator: " and ") + " each win \(share) of worlds"
+      : level.winners.dropLast().joined(separator: ", ") + " and \(level.winners.last!) each win "
+        + "\(share) of worlds"
     return "with `\(level.value)` \(parameter.shortName), \(who) (\(best) of \(level.worlds))"
   }
 }
