@@ -302,5 +302,6 @@ struct RobustStudyTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "browser-check.sh failed:\n\(text)")
     #expect(text.contains("browser-check: ok"), "\(text)")
+    #expect(text.contains("browser-check: layout ok"), "\(text)")
   }
 }
