@@ -2,7 +2,8 @@
 // the page; the report itself has no script) and writes what it found as JSON into
 // a pre element whose id is browser-layout:
 //   - colours: every series element (class series-N) whose tooltip, or its group's, names a
-//     policy of the page (the headline table's swatches, the legends, the share-best bars) is
+//     policy of the page (a run's headline swatches, a sweep's trade-off legend, a study's
+//     share-best bars), and every legend entry naming one, is
 //     drawn in that policy's colour (the computed --series); each policy has one colour, and
 //     no two policies share one;
 //   - precision: within a panel (a chart, or a small multiple of one), the value labels'
@@ -33,25 +34,31 @@
     if (!drawn.has(name)) drawn.set(name, new Map());
     drawn.get(name).set(value, where);
   };
+  // Each legend entry: its label and the coloured symbol before it.
+  const legendEntries = [];
   document.querySelectorAll("svg.chart g.legend").forEach((legend) => {
     let last = null;
     for (const child of legend.children) {
       if (child.tagName.toLowerCase() === "text") {
-        if (last !== null) {
-          const name = nameOf(child.textContent);
-          names.add(name);
-          record(name, colour(last), "legend of #" + legend.closest("svg").id);
-        }
+        if (last !== null) legendEntries.push([nameOf(child.textContent), last, legend]);
         last = null;
       } else if (series(child) !== null) {
         last = child;
       }
     }
   });
+  // The policies: a run's headline swatches, a sweep's compared presets (its trade-off
+  // legend), a study's share-best bars. A page without (a fit's) has none to check.
+  for (const [name, , legend] of legendEntries) {
+    if (legend.closest("svg").id === "sweep-tradeoff") names.add(name);
+  }
   document.querySelectorAll("svg#robust-share-best rect.bar").forEach((bar) => {
     const title = bar.querySelector("title");
     if (title) names.add(nameOf(title.textContent));
   });
+  for (const [name, symbol, legend] of legendEntries) {
+    if (names.has(name)) record(name, colour(symbol), "legend of #" + legend.closest("svg").id);
+  }
   const byLength = Array.from(names).sort((a, b) => b.length - a.length);
   const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const patterns = byLength.map((name) => [
