@@ -64,6 +64,14 @@ struct HTMLReportBrowserTests {
       ids: ["tradeoff-chart", "consent-chart", "interruptions-chart", "fallback-chart"])
   }
 
+  /// Near-equal tiny interruption rates in narrow bars: their labels at one precision, and
+  /// none wider than its bar's slot (they overlapped at five decimals).
+  @Test(.enabled(if: browser != nil || isCI, enabled), .timeLimit(.minutes(3)))
+  func nearEqualTinyRatesDoNotOverlap() throws {
+    try Self.check(
+      try ReportReadabilityTests.iPadPage(), name: "ipad-report", ids: ["interruptions-chart"])
+  }
+
   /// A sweep over world parameters: its metrics panel with long names, no front.
   @Test(.enabled(if: browser != nil || isCI, enabled), .timeLimit(.minutes(3)))
   func aWorldSweepPageReadsCleanly() throws {
