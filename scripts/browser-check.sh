@@ -11,7 +11,12 @@
 #      and an element with each id in IDS (comma-separated, optional: the key charts, e.g.
 #      tradeoff-chart,consent-chart for a run's report, sweep-tradeoff,axis-0-x for a sweep's);
 #   3. the screenshot's pixels (decoded with python3's zlib): the expected size (the window
-#      times the scale), not blank, not one colour.
+#      times the scale), not blank, not one colour;
+#   4. the layout, measured by scripts/browser-layout.js in a second load of a copy of the page
+#      (the report has no script; the copy has the measuring one and no Content-Security-Policy):
+#      each policy drawn in one colour and no two policies sharing one; one precision per
+#      panel for the value labels; no chart text clipped at its chart's edge, cut with an
+#      ellipsis, or overlapping another. Each problem is printed; any fails the check.
 # Usage: scripts/browser-check.sh REPORT.html OUT.png [IDS]
 # The browser: $CHROMIUM if set, else the first of chromium, chromium-headless-shell,
 # headless_shell, chromium-browser, google-chrome on the PATH.
@@ -177,6 +182,44 @@ print(f"browser-check: {width}x{height} screenshot, {varied} of {height} rows no
       f"{len(samples)} colours sampled, {ink:.1%} of samples off the background")
 if varied < height * 0.05 or len(samples) < 16 or ink < 0.02:
     sys.exit("browser-check: the screenshot looks blank")
+PY
+then
+  failed=1
+fi
+
+# 4. The layout, in a copy of the page with the measuring script.
+python3 - "$report" "$(dirname "$0")/browser-layout.js" "$scratch/layout.html" <<'PY'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+script = open(sys.argv[2], encoding="utf-8").read()
+page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+if "</body>" not in page:
+    sys.exit("browser-check: the page has no </body> to put the layout check before")
+page = page.replace("</body>", "<script>\n" + script + "\n</script>\n</body>", 1)
+open(sys.argv[3], "w", encoding="utf-8").write(page)
+PY
+layout_url=$(python3 -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).resolve().as_uri())' "$scratch/layout.html")
+if ! timeout 120 "$browser" "${flags[@]}" --dump-dom "$layout_url" \
+  > "$scratch/layout-dom.html" 2> "$scratch/layout.log"; then
+  echo "browser-check: $browser failed to load the layout copy:" >&2
+  tail -20 "$scratch/layout.log" >&2
+  exit 1
+fi
+if ! python3 - "$scratch/layout-dom.html" <<'PY'
+import html, json, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+found = re.findall(r'<pre id="browser-layout">(.*?)</pre>', dom, re.S)
+if not found:
+    sys.exit("browser-check: layout: the measuring script left no result (did it run?)")
+result = json.loads(html.unescape(found[-1]))
+print(f"browser-check: layout: {result['charts']} charts, {result['texts']} texts, "
+      f"{result['panels']} panels with value labels, {result['policies']} policies coloured")
+for problem in result["problems"]:
+    print(f"browser-check: layout: {problem}")
+if result["problems"]:
+    sys.exit(f"browser-check: layout: {len(result['problems'])} problem(s)")
+print("browser-check: layout ok: one colour per policy, none shared; one precision per panel; "
+      "no label clipped, cut or overlapping")
 PY
 then
   failed=1

@@ -24,6 +24,24 @@ struct TraceLife {
   var tally: Tally
   var outcomes: [MessageOutcome]
   let interruptingScreens: [Bool]
+  /// Each consent message's deadline, in issue order (from the steps: none when none kept).
+  var deadlines: [ConsentDeadline] = []
+
+  /// A consent message's deadline and whether it was met: shown by then, or expired by then
+  /// (the rule of `consent_deadline_missed`); `met` is nil for a deadline past the horizon,
+  /// which no run counts.
+  struct ConsentDeadline: Equatable {
+    var message: Int
+    var reason: String
+    var at: Double
+    var met: Bool?
+
+    /// `#0 at d12 03:00:00.000, missed`.
+    var text: String {
+      let fate = met.map { $0 ? "met" : "missed" } ?? "after the horizon"
+      return "#\(message) at \(TraceFormat.clock(at)), \(fate)"
+    }
+  }
 
   init(
     policy: NamedPolicy,
@@ -47,6 +65,45 @@ struct TraceLife {
         reason: step.reason?.name ?? "", decision: step.decision?.text ?? "",
         why: step.decision?.why ?? "")
     }
+    deadlines = Self.deadlines(traced.steps, outcomes: traced.outcomes, horizon: scenario.horizon)
+    // A row at each deadline within the horizon, after every step at or before it.
+    for deadline in deadlines {
+      guard let met = deadline.met else { continue }
+      let at = rows.lastIndex { $0.time <= deadline.at }.map { $0 + 1 } ?? 0
+      rows.insert(
+        TraceRow(
+          time: deadline.at, screen: "", kind: "",
+          what: met ? Self.deadlineMet : Self.deadlineMissed, message: "#\(deadline.message)",
+          reason: deadline.reason, decision: "", why: ""),
+        at: at)
+    }
+  }
+
+  /// The `what` of the row at a consent deadline: shown (or expired) by then, or not.
+  static let deadlineMet = "consent deadline met"
+  static let deadlineMissed = "consent deadline missed"
+
+  /// The consent deadlines the steps carry, one per message, with the engine's rule for a
+  /// miss: the deadline falls within the horizon and the message was neither displayed nor
+  /// expired by then.
+  static func deadlines(
+    _ steps: [TraceStep], outcomes: [MessageOutcome], horizon: Double
+  ) -> [ConsentDeadline] {
+    var found: [ConsentDeadline] = []
+    var seen = Set<Int>()
+    for step in steps where step.message >= 0 {
+      guard let at = step.deadline, seen.insert(step.message).inserted else { continue }
+      var met: Bool?
+      if at <= horizon {
+        let displayedAt = outcomes.first { $0.message == step.message }?.displayedAt
+        let expiredAt = steps.first { $0.message == step.message && $0.what == .expired }?.time
+        met = (displayedAt.map { $0 <= at } ?? false) || (expiredAt.map { $0 <= at } ?? false)
+      }
+      found.append(
+        ConsentDeadline(
+          message: step.message, reason: step.reason?.name ?? "", at: at, met: met))
+    }
+    return found
   }
 
   /// Screen kinds over which a sheet is an interruption.
@@ -61,16 +118,24 @@ struct TraceLife {
 
   var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count }
 
-  /// Whether the life had `outcome` (one of ``TraceCommand/outcomes`` but `differ`).
-  func had(_ outcome: String) -> Bool {
+  /// How many times the life had `outcome`: `displayed` messages, `interrupted` screen visits,
+  /// `forced` displays, `missed` consent deadlines, `failed` displays.
+  func count(_ outcome: String) -> Int {
     switch outcome {
-    case "interrupted": interruptions > 0
-    case "forced": tally.fallbackFired > 0
-    case "missed": tally.consentDeadlineMisses > 0
-    case "failed": tally.displayFailures > 0
-    default: false
+    case "displayed": displayed
+    case "interrupted": interruptions
+    case "forced": tally.fallbackFired
+    case "missed": tally.consentDeadlineMisses
+    case "failed": tally.displayFailures
+    default: 0
     }
   }
+
+  /// Whether the life had `outcome` (one of ``TraceCommand/outcomes`` but `differ`).
+  func had(_ outcome: String) -> Bool { count(outcome) > 0 }
+
+  /// The outcomes `--find differ` compares two lives on.
+  static let compared = ["displayed", "missed", "interrupted", "forced"]
 
   var summary: String {
     "\(policy.name): \(outcomes.count) messages, \(displayed) displayed, "
@@ -78,6 +143,8 @@ struct TraceLife {
       + "\(tally.onboardingRunsInterrupted)/\(tally.onboardingRunsStarted) onboarding runs "
       + "interrupted, \(tally.fallbackFired) forced, \(tally.displayFailures) failed display(s), "
       + "\(tally.consentDeadlineMisses) consent deadline(s) missed"
+      + (deadlines.isEmpty
+        ? "" : " (deadline " + deadlines.map(\.text).joined(separator: "; ") + ")")
   }
 }
 
@@ -166,10 +233,5 @@ struct TraceAlignment {
       }
     }
     return result
-  }
-
-  /// Whether the two lives differ anywhere.
-  var differs: Bool {
-    entries.contains { if case .only = $0 { true } else { false } }
   }
 }

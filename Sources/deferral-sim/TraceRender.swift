@@ -131,6 +131,16 @@ enum TraceRender {
         .init(key: "failed_displays", value: .number(Double(life.tally.displayFailures))),
         .init(
           key: "consent_deadlines_missed", value: .number(Double(life.tally.consentDeadlineMisses))),
+        .init(
+          key: "consent_deadlines",
+          value: .array(
+            life.deadlines.map { deadline in
+              .object([
+                .init(key: "message", value: .number(Double(deadline.message))),
+                .init(key: "time_s", value: .number(deadline.at)),
+                .init(key: "met", value: deadline.met.map { .bool($0) } ?? .null),
+              ])
+            })),
       ])
     }
     let document = ConfigValue.object([
@@ -158,10 +168,14 @@ enum TraceRender {
       return String(table.text.dropLast())
     case "json":
       let users = found.users.map { user, policies in
-        ConfigValue.object([
-          .init(key: "user", value: .number(Double(user))),
-          .init(key: "policies", value: .array(policies.map { .string($0) })),
-        ])
+        ConfigValue.object(
+          [
+            .init(key: "user", value: .number(Double(user))),
+            .init(key: "policies", value: .array(policies.map { .string($0) })),
+          ]
+            + (found.differences[user].map {
+              [.init(key: "differences", value: .array($0.map { .string($0) }))]
+            } ?? []))
       }
       return ConfigValue.object([
         .init(key: "scenario", value: .string(scenario.name)),
@@ -171,17 +185,30 @@ enum TraceRender {
         .init(key: "users", value: .array(users)),
       ]).jsonText()
     default:
+      let what: String
+      if let between = found.between {
+        let compared = outcome == "differ" ? TraceLife.compared.joined(separator: ", ") : outcome
+        what =
+          "whose outcome (\(compared)) differs between \(between.joined(separator: " and "))"
+      } else {
+        what = "with '\(outcome)'"
+      }
       var lines = [
-        "\(scenario.name), replication \(replication): \(found.users.count) user(s) with "
-          + "'\(outcome)' among the first \(found.scanned) of \(scenario.users) scanned"
+        "\(scenario.name), replication \(replication): \(found.users.count) user(s) \(what) "
+          + "among the first \(found.scanned) of \(scenario.users) scanned"
           + (found.users.isEmpty ? "" : ":")
       ]
       for (user, policies) in found.users {
-        lines.append("  user \(user): \(policies.joined(separator: ", "))")
+        let differences = found.differences[user].map { " (\($0.joined(separator: ", ")))" }
+        lines.append("  user \(user): \(policies.joined(separator: ", "))\(differences ?? "")")
       }
       if let (user, policies) = found.users.first {
-        let flags = policies.prefix(2).map { "--policy \($0)" }.joined(separator: " ")
-        lines.append("See one: deferral-sim trace \(flags) --user \(user)")
+        // Found by how two lives differ: see both, where they differ.
+        let flags = (found.between ?? Array(policies.prefix(2))).map { "--policy \($0)" }
+          .joined(separator: " ")
+        lines.append(
+          "See one: deferral-sim trace \(flags) --user \(user)"
+            + (found.between != nil ? " --diff" : ""))
       }
       return lines.joined(separator: "\n")
     }
@@ -193,7 +220,20 @@ enum TraceSearch {
   struct Found {
     /// Each user found, with the policies under which it had the outcome.
     var users: [(Int, [String])] = []
+    /// With two policies, how the two lives' outcomes differ for each user found, by user:
+    /// `missed 1 vs 0` (the counts in the order the policies were given).
+    var differences: [Int: [String]] = [:]
+    /// The two policies compared, when users were found by how their outcome differs.
+    var between: [String]?
     var scanned = 0
+  }
+
+  /// How two lives differ in `outcomes`: `missed 1 vs 0` for each that differs.
+  static func differences(_ a: TraceLife, _ b: TraceLife, in outcomes: [String]) -> [String] {
+    outcomes.compactMap { outcome in
+      let counts = (a.count(outcome), b.count(outcome))
+      return counts.0 == counts.1 ? nil : "\(outcome) \(counts.0) vs \(counts.1)"
+    }
   }
 
   /// - Throws: ``TraceStopped`` when a life runs into the run's event budget (as `run` would
@@ -204,8 +244,8 @@ enum TraceSearch {
   ) throws(TraceStopped) -> Found {
     var found = Found()
     let scenario = world.scenario
-    // Only `differ` compares rows; every other outcome is read from the tally alone.
-    let keeping = outcome == "differ" ? TraceCommand.maximumSteps : 0
+    // Every outcome is read from the tally and the messages' outcomes alone.
+    let keeping = 0
     for user in 0..<min(scenario.users, scanning) {
       found.scanned = user + 1
       var lives: [TraceLife] = []
@@ -222,8 +262,19 @@ enum TraceSearch {
             scenario: scenario))
       }
       let matching: [String]
-      if outcome == "differ" {
-        matching = TraceAlignment(lives: lives).differs ? lives.map(\.policy.name) : []
+      // Two policies: the users whose outcome differs between them (`differ`: in any outcome
+      // a reader compares; `missed`, `interrupted`, `forced`: in that one), not those whose
+      // events differ anywhere or who had the outcome under both alike.
+      if lives.count == 2, outcome == "differ" || TraceLife.compared.contains(outcome) {
+        let compared = outcome == "differ" ? TraceLife.compared : [outcome]
+        let differences = differences(lives[0], lives[1], in: compared)
+        matching =
+          differences.isEmpty
+          ? []
+          : outcome == "differ"
+            ? lives.map(\.policy.name) : lives.filter { $0.had(outcome) }.map(\.policy.name)
+        if !differences.isEmpty { found.differences[user] = differences }
+        found.between = lives.map(\.policy.name)
       } else {
         matching = lives.filter { $0.had(outcome) }.map(\.policy.name)
       }

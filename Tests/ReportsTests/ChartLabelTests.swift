@@ -5,6 +5,25 @@ import Testing
 
 @Suite("Chart labels")
 struct ChartLabelTests {
+  /// One precision per panel (#34: `0.07268` next to `0.0008255`): every label of a panel has
+  /// the decimals of its largest value, more only to tell values apart, and a value that
+  /// rounds to zero reads `<` the smallest step rather than 0 or another precision.
+  @Test func panelNumbersHaveOnePrecision() {
+    #expect(Chart.distinctNumbers([0.07268, 0.0008255]) == ["0.07", "0.0008"], "the old mix")
+    #expect(Chart.panelNumbers([0.07268, 0.0008255]) == ["0.07", "<0.01"])
+    #expect(Chart.panelNumbers([0.137, 0.149]) == ["0.14", "0.15"])
+    #expect(Chart.panelNumbers([12.31, 3.2, 0]) == ["12", "3", "0"])
+    #expect(Chart.panelNumbers([0, 0.5]) == ["0.0", "0.5"])
+    #expect(Chart.panelNumbers([0.3112, 0.3138], distinct: false) == ["0.3", "0.3"])
+    #expect(Chart.panelNumbers([0.3112, 0.3138]) == ["0.311", "0.314"])
+    for values in [[0.07268, 0.0008255, 0.5], [120, 3.25, 0.001], [0.02, 0.019, 0.0001]] {
+      let labels = Chart.panelNumbers(values)
+      let decimals = Set(
+        labels.map { $0.split(separator: ".").dropFirst().first?.count ?? 0 })
+      #expect(decimals.count == 1, "\(labels)")
+    }
+  }
+
   /// Bar value labels keep values that differ apart (the 0.137% and 0.149%).
   @Test func valueLabelsTellDifferentValuesApart() {
     #expect(Chart.number(0.137) == Chart.number(0.149), "the old labels collide")

@@ -167,23 +167,93 @@ struct ChartPaletteTests {
         == ChartPalette.colours.count * ChartPalette.variants.count)
   }
 
-  /// Custom names take free entries by a stable hash, distinct within a report, and the
-  /// result does not depend on the order of the names.
+  /// Custom names take colours no policy of the report has, by a stable hash, and the result
+  /// does not depend on the order of the names.
   @Test func customNamesAreStableAndDistinct() {
     #expect(ChartPalette.hash("") == 0xcbf2_9ce4_8422_2325)
     #expect(ChartPalette.hash("a") == 0xaf63_dc4c_8601_ec8c)
     let names = ["storekit-auto", "my-policy", "tuned", "p1", "p2", "p3", "openiap"]
     let styles = ChartPalette.styles(for: names)
     #expect(ChartPalette.styles(for: names.reversed()) == styles)
-    #expect(Set(styles.values).count == names.count)
+    #expect(Set(styles.values.map(\.colour)).count == names.count, "one colour per name")
     for name in ["my-policy", "tuned", "p1"] {
-      #expect(ChartPalette.free.contains(styles[name]!))
+      #expect(!ChartPalette.presets.values.contains(styles[name]!), "\(name) has a preset's style")
     }
     #expect(styles["storekit-auto"] == ChartPalette.presets["storekit-auto"])
-    // More custom names than free entries: every name still gets a style.
+    // More custom names than colours: every name still gets a style, the first 16 a colour each.
     let many = (0..<40).map { "custom-\($0)" }
     #expect(ChartPalette.styles(for: many).count == 40)
-    #expect(Set(ChartPalette.styles(for: many).values).count == ChartPalette.free.count)
+    #expect(
+      Set(ChartPalette.styles(for: many).values.map(\.colour)).count
+        == ChartPalette.allColours.count)
+  }
+
+  /// A report's policies each have a colour of their own (#34: a custom policy took Adapty's
+  /// colour, and two presets shared one): every preset together, with custom names, and any
+  /// subset; a preset keeps its own colour unless one before it in the catalog has it.
+  @Test func everyPolicyOfAReportHasAColourOfItsOwn() throws {
+    let presets = PolicyCatalog.presets.map(\.name)
+    let all = ChartPalette.styles(for: presets)
+    #expect(Set(all.values.map(\.colour)).count == presets.count)
+    #expect(all["storekit-auto"] == ChartPalette.presets["storekit-auto"])
+    #expect(all["adapty-manual"] == ChartPalette.presets["adapty-manual"])
+    // deadline-blind shares storekit-auto's colour in the catalog: here it takes an extra one,
+    // with its own marker and dash.
+    let blind = try #require(all["deadline-blind"])
+    #expect(blind.colour! >= ChartPalette.colours.count)
+    #expect(blind.variant == ChartPalette.presets["deadline-blind"]!.variant)
+    // Alone, or without storekit-auto, it has its own colour.
+    #expect(
+      ChartPalette.styles(for: ["deadline-blind", "never"])["deadline-blind"]
+        == ChartPalette.presets["deadline-blind"])
+    for number in 0..<60 {
+      let custom = "custom-\(number)"
+      let styles = ChartPalette.styles(for: presets + [custom, "mine"])
+      #expect(Set(styles.values.map(\.colour)).count == presets.count + 2, "\(custom)")
+      let presetColours = Set(presets.map { styles[$0]!.colour })
+      #expect(!presetColours.contains(styles[custom]!.colour), "\(custom) took a preset's colour")
+    }
+    // Any subset of presets with a custom name: one colour each.
+    var generator = SplitMix(seed: 34)
+    for _ in 0..<200 {
+      let subset = presets.filter { _ in generator.next() % 2 == 0 } + ["my-policy"]
+      let styles = ChartPalette.styles(for: subset)
+      #expect(Set(styles.values.map(\.colour)).count == subset.count, "\(subset)")
+      #expect(ChartPalette.styles(for: subset.reversed()) == styles)
+    }
+  }
+
+  /// The nine extra colours: apart from every colour under normal vision (CIEDE2000 ≥ 15; the
+  /// policies that take them differ by marker and dash too, for colour-vision deficiencies),
+  /// and 3:1 on both pages.
+  @Test func extraColoursAreApartAndReadable() {
+    let colours = ChartPalette.allColours.map(\.value)
+    #expect(colours.count == 16)
+    let labs = colours.map { _ColourScience.lab(_ColourScience.linear($0)) }
+    for i in colours.indices {
+      for j in colours.indices where j > i && j >= ChartPalette.colours.count {
+        let difference = _ColourScience.deltaE2000(labs[i], labs[j])
+        #expect(difference >= 15, "\(colours[i]) and \(colours[j]): ΔE00 \(difference)")
+      }
+    }
+    for colour in ChartPalette.extraColours.map(\.value) {
+      #expect(_ColourScience.contrast(colour, "#FFFFFF") >= 3, "\(colour) on white")
+      #expect(_ColourScience.contrast(colour, "#14171C") >= 3, "\(colour) on the dark page")
+    }
+    #expect(ChartPalette.css.contains(".series-15{--series:#AA7700}"))
+  }
+
+  /// A small deterministic generator for the subset loop.
+  struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
   }
 
   /// The swatch classes of every policy in the headline table of `html`, by policy name.

@@ -66,8 +66,8 @@ struct HTMLSweepReportTests {
     // Against the policy parameter, the tuned policy has one line per value of the scenario
     // parameter, labelled by it; the preset is a flat line per scenario point.
     let policyAxis = try Self.chart(html, id: "axis-0-y")
-    #expect(
-      policyAxis.contains(">new_user_sh…=0.3<") || policyAxis.contains(">new_user_share=0.3<"))
+    #expect(policyAxis.contains(": new_user_share=0.3<"), "the key names the line in full")
+    #expect(!policyAxis.contains("…"))
     let lines = HTMLReport.axisLines(outcome, axis: 0, useX: false)
     #expect(lines.count == 4, "\(lines.map(\.name))")
     #expect(lines.filter { $0.style.colour == nil }.allSatisfy { $0.points.count == 2 })

@@ -98,6 +98,74 @@ struct RobustStudyTests {
     }
   }
 
+  /// A categorical parameter (a list of words) has no "larger": the terminal and the report
+  /// describe it by level, each with the policy that wins most of its worlds (#34), and the
+  /// shares are those of `robust.csv`'s regrets.
+  @Test func aCategoricalParameterIsDescribedByLevel() throws {
+    let study = Self.flipStudy.replacingOccurrences(
+      of: #""parameters": {"#,
+      with: #""parameters": {"scenario.sessions.delivery": "#
+        + #"{"values": ["launch_and_resume", "launch"], "source": "test"},"#)
+    let (plan, worlds, outcome) = try Self.run(study)
+    let delivery = try #require(
+      outcome.tornado.first { $0.parameter == "scenario.sessions.delivery" })
+    let levels = try #require(delivery.levels)
+    #expect(outcome.tornado.filter { $0.levels != nil }.count == 1, "only delivery is categorical")
+    #expect(levels.map(\.worlds).reduce(0, +) == 10)
+    // Each level's winners and worlds best, from robust.csv: regret 0 is best (a tie shares).
+    let header = outcome.table.header
+    let column = header.firstIndex(of: "scenario.sessions.delivery")!
+    let metric = header.firstIndex(of: "metric")!
+    let mean = header.firstIndex(of: "mean")!
+    let policy = header.firstIndex(of: "policy")!
+    var best: [String: [String: [String]]] = [:]  // level → world → best policies
+    for line in outcome.table.text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard fields[metric] == "regret_per_1k_users", Double(fields[mean]) == 0 else { continue }
+      best[fields[column], default: [:]][fields[0], default: []].append(fields[policy])
+    }
+    for level in levels {
+      var wins: [String: Double] = [:]
+      for (_, policies) in best[level.value] ?? [:] {
+        for name in policies { wins[name, default: 0] += 1 / Double(policies.count) }
+      }
+      let most = wins.values.max() ?? 0
+      #expect(abs(level.worldsBest - most) < 1e-9, "\(level.value)")
+      #expect(Set(level.winners) == Set(wins.filter { abs($0.value - most) < 1e-9 }.keys))
+    }
+    let lines = outcome.terminalLines
+    for level in levels {
+      let sentence = RobustOutcome.sentence(level, of: delivery)
+      #expect(sentence.hasPrefix("with `\(level.value)` delivery, "), "\(sentence)")
+      #expect(sentence.contains(" of worlds ("), "\(sentence)")
+      #expect(lines.contains("    " + sentence), "\(lines)")
+    }
+    let row = try #require(lines.first { $0.hasPrefix("  scenario.sessions.delivery ") })
+    #expect(!row.contains("larger favours"), "\(row)")
+    #expect(row.hasSuffix("by level (no order):"), "\(row)")
+    // A numeric parameter keeps its direction.
+    #expect(
+      lines.contains {
+        $0.contains("value.consent_deadline_missed") && $0.contains("larger favours")
+      })
+    let html = HTMLReport.renderRobust(name: "s", plan: plan, worlds: worlds, outcome: outcome)
+    #expect(html.contains("<code>scenario.sessions.delivery</code> has no order"))
+    #expect(html.contains("with <code>\(levels[0].value)</code> delivery, "))
+  }
+
+  @Test func aLevelSentenceNamesTheWinnerAndTheShare() {
+    let delivery = RobustOutcome.Influence(
+      parameter: "scenario.sessions.delivery", rho: 0.4, source: "s", levels: [])
+    #expect(
+      RobustOutcome.sentence(
+        .init(value: "launch", worlds: 10, winners: ["storekit-auto"], worldsBest: 7),
+        of: delivery) == "with `launch` delivery, storekit-auto wins 70% of worlds (7 of 10)")
+    #expect(
+      RobustOutcome.sentence(
+        .init(value: "launch", worlds: 4, winners: ["a", "b"], worldsBest: 1.5), of: delivery)
+        == "with `launch` delivery, a and b each win 38% of worlds (1.5 of 4)")
+  }
+
   /// Bad study files: every problem at once, each with its JSON path and a fix.
   @Test(arguments: [
     (
@@ -234,5 +302,6 @@ struct RobustStudyTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "browser-check.sh failed:\n\(text)")
     #expect(text.contains("browser-check: ok"), "\(text)")
+    #expect(text.contains("browser-check: layout ok"), "\(text)")
   }
 }

@@ -34,6 +34,13 @@ public struct RobustParameter: Sendable {
     return parts.first == "value" ? parts : Array(parts.dropFirst())
   }
 
+  /// Whether the values have no order: a list not all numbers (`["launch", "launch_and_resume"]`),
+  /// described by level, never by "larger".
+  public var isCategorical: Bool {
+    guard case .values(let items) = distribution else { return false }
+    return items.contains { if case .number = $0 { false } else { true } }
+  }
+
   /// Whether the path may be created (a `value.KEY` amount the scenario leaves out).
   var createsPath: Bool { name.hasPrefix("value.") }
 

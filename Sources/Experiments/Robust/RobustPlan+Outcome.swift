@@ -63,6 +63,30 @@ public struct RobustTabulation {
     return String(rows.text.drop { $0 != "\n" }.dropFirst())
   }
 
+  /// For a categorical parameter (``RobustParameter/isCategorical``), each level drawn, in
+  /// the list's order, with the policies best in most of its worlds (ties in `ranked` order);
+  /// `nil` for a numeric one.
+  func levels(
+    of parameter: Int, worlds: [RobustWorld], ranked: [String]
+  ) -> [RobustOutcome.Level]? {
+    guard case .values(let items) = plan.parameters[parameter].distribution,
+      plan.parameters[parameter].isCategorical
+    else { return nil }
+    var order: [String] = []
+    for item in items.map(SweepPlan.text) where !order.contains(item) { order.append(item) }
+    return order.compactMap { level in
+      let drawn = worlds.indices.filter { worlds[$0].labels[parameter] == level }
+      guard !drawn.isEmpty else { return nil }
+      let summaries = RobustPlan.summaries(names: names, values: drawn.map { values[$0] })
+      let most = summaries.map(\.worldsBest).max() ?? 0
+      let winners = ranked.filter { name in
+        summaries.contains { $0.policy == name && $0.worldsBest == most }
+      }
+      return RobustOutcome.Level(
+        value: level, worlds: drawn.count, winners: winners, worldsBest: most)
+    }
+  }
+
   /// The study's tables and tornado once every world is added.
   public func outcome(worlds: [RobustWorld]) -> RobustOutcome {
     precondition(worlds.count == values.count, "one tally set per world")
@@ -77,7 +101,10 @@ public struct RobustTabulation {
         rho = RobustStatistics.spearman(
           worlds.map { $0.numbers[index] }, values.map { $0[leaderIndex] - $0[runnerUpIndex] })
       }
-      tornado.append(.init(parameter: parameter.name, rho: rho, source: parameter.source))
+      tornado.append(
+        .init(
+          parameter: parameter.name, rho: rho, source: parameter.source,
+          levels: levels(of: index, worlds: worlds, ranked: policies.map(\.policy))))
     }
     tornado = tornado.enumerated().sorted { left, right in
       (-(left.element.rho.map(abs) ?? -1), left.offset)

@@ -105,6 +105,13 @@ extension SweepPlan {
     let plotsRate = paretoYUnit == "ratio"
     let durationIndex = tradeOffMetric.index
     var events = 0
+    // One colour per compared preset across the sweep's page (``ChartPalette/styles(for:)``).
+    let presetStyles = ChartPalette.styles(
+      for: runs.flatMap { run in
+        run.scenario.policies.indices.filter { run.pointNames[$0] == nil }.map {
+          run.scenario.policies[$0].name
+        }
+      })
     let xIndex = pareto.x.index
     let yIndex = pareto.y.index
     for (done, (run, pointTallies)) in zip(runs, tallies).enumerated() {
@@ -128,7 +135,7 @@ extension SweepPlan {
           duration.mean > 0 || plotsRate
         {
           let style =
-            run.pointNames[index] == nil ? ChartPalette.style(for: policy.name) : .ink()
+            run.pointNames[index] == nil ? presetStyles[policy.name]! : .ink()
           tradeOff.append(
             TradeOffPoint(
               label: point == policy.name ? point : "\(point) \(policy.name)", style: style,

@@ -179,6 +179,44 @@ public enum Chart {
     return labels
   }
 
+  /// `values` at one precision (the labels of one panel): the decimals ``number(_:)`` gives
+  /// the largest magnitude, with up to four more (the same for all) until values that differ
+  /// read differently; a value that is not 0 but rounds to it reads `<0.01` (at the same
+  /// decimals), so it is neither shown as zero nor at another precision: `0.07268` and
+  /// `0.0008255` read `0.07` and `<0.01`.
+  ///
+  /// With `distinct` false the decimals are those of the largest magnitude alone (for notes
+  /// beside a value, where telling near-equal ones apart is not the point).
+  public static func panelNumbers(_ values: [Double], distinct: Bool = true) -> [String] {
+    let largest = values.map { abs($0) }.filter(\.isFinite).max() ?? 0
+    let base: Int
+    if largest == 0 || largest >= 10 {
+      base = 0
+    } else if largest >= 0.1 {
+      base = 1
+    } else {
+      base = Swift.min(12, Int((-log10(largest)).rounded(.down)) + 1)
+    }
+    var digits = base
+    for extra in 0...(distinct ? 4 : 0) {
+      digits = base + extra
+      let labels = values.map { fixed($0, digits) }
+      var seen: [String: Double] = [:]
+      let clash = zip(labels, values).contains { label, value in
+        defer { seen[label] = seen[label] ?? value }
+        return seen[label].map { $0 != value } ?? false
+      }
+      if !clash { break }
+    }
+    let zero = fixed(0, digits)
+    let smallest = fixed(pow(10, -Double(digits)), digits)
+    return values.map { value in
+      let label = fixed(value, digits)
+      guard value != 0, label == zero || label == "-" + zero else { return label }
+      return (value < 0 ? ">-" : "<") + smallest
+    }
+  }
+
   /// `value` with exactly `digits` decimals, `.` as separator, no locale (`-0.0` prints `0.0`).
   public static func fixed(_ value: Double, _ digits: Int) -> String {
     TerminalTable.fixed(value, digits)

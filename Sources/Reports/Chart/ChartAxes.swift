@@ -50,6 +50,8 @@ public struct LegendEntry: Sendable, Equatable {
     case point
     /// A short dashed line in the ink colour (a reference line, not a series).
     case reference
+    /// No symbol: the label goes on from the entry before (a long label, wrapped).
+    case none
   }
 
   public var label: String
@@ -162,6 +164,8 @@ extension ChartCanvas {
           entry.style.marker, x: cursor + 9, y: middle, radius: 5, classes: "point \(series)")
       case .reference:
         line(x1: cursor, y1: middle, x2: cursor + 18, y2: middle, classes: "reference")
+      case .none:
+        break
       }
       text(entry.label, x: cursor + 24, y: middle + 4, classes: "legend-label")
       cursor += width

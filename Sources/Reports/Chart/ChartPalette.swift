@@ -4,7 +4,7 @@ import MessageDeferral
 /// variant, which sets the marker shape and the line dash, so series that share a colour stay
 /// apart by shape.
 public struct SeriesStyle: Sendable, Hashable {
-  /// An index into ``ChartPalette/colours``; `nil` for the ink colour (`currentColor`: black
+  /// An index into ``ChartPalette/allColours``; `nil` for the ink colour (`currentColor`: black
   /// on light pages, near-white on dark ones), used for a sweep's grid points.
   public var colour: Int?
   /// An index into ``ChartPalette/variants``: circle and solid line, square and dashed line,
@@ -12,7 +12,7 @@ public struct SeriesStyle: Sendable, Hashable {
   public var variant: Int
 
   public init(colour: Int?, variant: Int) {
-    precondition(colour.map { ChartPalette.colours.indices.contains($0) } ?? true)
+    precondition(colour.map { ChartPalette.allColours.indices.contains($0) } ?? true)
     precondition(ChartPalette.variants.indices.contains(variant))
     self.colour = colour
     self.variant = variant
@@ -46,12 +46,18 @@ public struct SeriesStyle: Sendable, Hashable {
 /// that share a colour differ by marker shape and line dash (``variants``).
 ///
 /// **Presets.** Each preset's declaration in ``PolicyCatalog`` gives its colour and variant; a
-/// preset's variant (`screen-gate-ceiling` of `screen-gate`) keeps its colour with another
+/// preset's variant (`screen-gate-ceiling` of `screen-gate`) has its colour with another
 /// marker and dash, so no two presets share both.
 ///
-/// **Other names** (custom policies) take an entry no preset uses, chosen by a stable hash of
-/// the name (FNV-1a), the next free one when another name in the same report has it
-/// (``styles(for:)``). Beyond the free entries, names share them.
+/// **One colour per policy in a report** (``styles(for:)``). A preset keeps its own colour
+/// unless a preset before it in the catalog has that colour in the same report; then it takes
+/// the first of the ``extraColours`` the report has not used, with its own variant. Other
+/// names (custom policies) take a colour no policy of the report uses (a primary colour first,
+/// chosen by a stable hash of the name, FNV-1a), with a variant no preset has in that colour.
+/// Only beyond the 16 colours do two policies of a report share one (told apart by variant).
+/// The extra colours are apart from every other colour under normal vision (CIEDE2000 ≥ 15,
+/// `ChartPaletteTests`) and have the same contrast; under a colour-vision deficiency the
+/// policies that take them are told apart by marker and dash as before.
 public enum ChartPalette {
   /// The seven colours: (name, sRGB hex).
   public static let colours: [(name: String, value: String)] = [
@@ -59,6 +65,17 @@ public enum ChartPalette {
     ("reddish purple", "#CC79A7"), ("olive", "#666644"), ("violet", "#9977FF"),
     ("magenta", "#BB1188"),
   ]
+
+  /// Nine more colours for reports with more policies than the seven (or presets that share
+  /// one): apart from each other and from the seven under normal vision, 3:1 on both pages.
+  public static let extraColours: [(name: String, value: String)] = [
+    ("olive yellow", "#999900"), ("crimson", "#EE1144"), ("slate", "#777788"),
+    ("teal", "#0099AA"), ("taupe", "#AA8877"), ("green", "#007700"), ("purple", "#8811FF"),
+    ("fuchsia", "#FF00FF"), ("ochre", "#AA7700"),
+  ]
+
+  /// The seven colours, then the extra ones: what a style's colour indexes.
+  public static let allColours = colours + extraColours
 
   /// A marker's shape.
   public enum Marker: String, Sendable, CaseIterable {
@@ -95,27 +112,51 @@ public enum ChartPalette {
     }.filter { !taken.contains($0) }
   }()
 
-  /// The style of each of `names` (one report's series, names distinct): a preset's own, any
-  /// other name's from ``free`` by its hash, the next free entry on a collision. Names are
-  /// placed in sorted order, so the result for a name depends on the set of names only, not
-  /// on their order.
+  /// The style of each of `names` (one report's series): each name a colour of its own while
+  /// the 16 colours last (see the type's documentation). A preset keeps its own colour unless
+  /// a preset before it in the catalog has it here; custom names are placed in sorted order;
+  /// so the result depends on the set of names only, not on their order.
   public static func styles(for names: [String]) -> [String: SeriesStyle] {
     var result: [String: SeriesStyle] = [:]
-    var used = Set<SeriesStyle>()
-    for name in names {
-      if let style = presets[name] {
-        result[name] = style
-        used.insert(style)
+    var used = Set<Int>()
+    let named = Set(names)
+    var moved: [String] = []
+    for preset in PolicyCatalog.presets where named.contains(preset.name) {
+      let style = presets[preset.name]!
+      if used.insert(style.colour!).inserted {
+        result[preset.name] = style
+      } else {
+        moved.append(preset.name)
       }
     }
-    for name in Set(names).sorted() where presets[name] == nil {
-      let start = Int(hash(name) % UInt64(free.count))
-      let open = free.indices.lazy.map { free[(start + $0) % free.count] }.first {
-        !used.contains($0)
+    let extras = colours.count..<allColours.count
+    for name in moved {
+      let own = presets[name]!
+      guard let colour = extras.first(where: { !used.contains($0) }) else {
+        result[name] = own
+        continue
       }
-      let style = open ?? free[start]
-      result[name] = style
-      used.insert(style)
+      used.insert(colour)
+      result[name] = SeriesStyle(colour: colour, variant: own.variant)
+    }
+    let taken = Set(presets.values)
+    for name in named.sorted() where presets[name] == nil {
+      let hash = hash(name)
+      let primaries = colours.indices.filter { !used.contains($0) }
+      let pool = primaries.isEmpty ? extras.filter { !used.contains($0) } : primaries
+      guard !pool.isEmpty else {
+        // Every colour is taken: an entry no preset has, by hash.
+        result[name] = free[Int(hash % UInt64(free.count))]
+        continue
+      }
+      let colour = pool[Int(hash % UInt64(pool.count))]
+      let first = Int((hash >> 32) % UInt64(variants.count))
+      let variant =
+        variants.indices.lazy.map { (first + $0) % variants.count }.first {
+          !taken.contains(SeriesStyle(colour: colour, variant: $0))
+        } ?? first
+      used.insert(colour)
+      result[name] = SeriesStyle(colour: colour, variant: variant)
     }
     return result
   }
@@ -139,7 +180,7 @@ public enum ChartPalette {
   /// which the chart rules (`.series-line`, `.bar`, `.point`, `.whisker`) use, and each
   /// `variant-V` its dash on lines.
   public static var css: String {
-    var rules = colours.enumerated().map { index, colour in
+    var rules = allColours.enumerated().map { index, colour in
       ".series-\(index){--series:\(colour.value)}"
     }
     rules.append(".series-ink{--series:currentColor}")

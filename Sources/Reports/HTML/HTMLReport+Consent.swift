@@ -79,13 +79,68 @@ extension HTMLReport {
     }
   }
 
+  /// The curves (indices into `curves`, in order) that draw as one line: each group's
+  /// curves lie within half a percentage point of its first one at every point of any of
+  /// them, so a grouped curve is within a line's width of the one drawn.
+  static func curveGroups(
+    _ curves: [[(seconds: Double, fraction: Double)]], from: Double, to: Double
+  ) -> [[Int]] {
+    // The fraction of a curve at `seconds`: the polyline through its points.
+    func value(_ curve: [(seconds: Double, fraction: Double)], _ seconds: Double) -> Double {
+      // The first point at or after `seconds`, by bisection (points are in time order).
+      var low = 0
+      var high = curve.count
+      while low < high {
+        let middle = (low + high) / 2
+        if curve[middle].seconds < seconds { low = middle + 1 } else { high = middle }
+      }
+      guard low < curve.count else { return curve.last?.fraction ?? 0 }
+      let after = low
+      guard after > 0 else { return curve[0].fraction }
+      let (a, b) = (curve[after - 1], curve[after])
+      guard b.seconds > a.seconds else { return b.fraction }
+      return a.fraction + (b.fraction - a.fraction) * (seconds - a.seconds)
+        / (b.seconds - a.seconds)
+    }
+    func close(_ one: Int, _ two: Int) -> Bool {
+      let times = (curves[one] + curves[two]).map(\.seconds)
+      return times.allSatisfy { abs(value(curves[one], $0) - value(curves[two], $0)) <= 0.005 }
+    }
+    var groups: [[Int]] = []
+    for index in curves.indices {
+      if let group = groups.firstIndex(where: { close($0[0], index) }) {
+        groups[group].append(index)
+      } else {
+        groups.append([index])
+      }
+    }
+    return groups
+  }
+
+  /// `text` cut at spaces into lines of at most `width` units (``ChartCanvas/textWidth(_:fontSize:)``).
+  static func wrapped(_ text: String, width: Double) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      let next = line.isEmpty ? String(word) : line + " " + word
+      if !line.isEmpty, ChartCanvas.textWidth(next) > width {
+        lines.append(line)
+        line = String(word)
+      } else {
+        line = next
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
   static func consentSection(_ data: _ReportData) -> String {
     let scenario = data.report.scenario
     let to = scenario.horizon
     let from = Swift.min(60, to / 100)
     let width = 960.0
-    var entries: [LegendEntry] = []
     var curves: [(policy: Int, points: [(seconds: Double, fraction: Double)])] = []
+    var shares: [String?] = []
     var rows = ""
     for (policy, name) in data.names.enumerated() {
       let tally = data.pooled[policy]
@@ -93,8 +148,7 @@ extension HTMLReport {
       let displayed = tally.displayed[.priceIncreaseConsent]
       let share =
         issued > 0 ? Chart.fixed(Double(displayed) / Double(issued) * 100, 1) + "% displayed" : ""
-      let label = shortName(name) + (displayed == 0 ? ": none displayed" : ", " + share)
-      entries.append(LegendEntry(label: label, style: data.styles[policy], symbol: .line))
+      shares.append(displayed == 0 ? nil : share)
       if displayed > 0 {
         curves.append(
           (policy, cumulativeCurve(tally.latency[.priceIncreaseConsent], from: from, to: to)))
@@ -113,13 +167,46 @@ extension HTMLReport {
       rows += "<td>\(grouped(displayed))</td><td>\(issued > 0 ? share : "—")</td>"
       rows += (quantiles + holds).map { "<td>\($0)</td>" }.joined() + "</tr>\n"
     }
+    // Curves that would draw as one line are one line, in the ink colour with a dash of its
+    // own, its legend entry naming every policy it stands for.
+    let groups = curveGroups(curves.map(\.points), from: from, to: to)
+    let legendWidth = width - 64 - 24
+    var entries: [LegendEntry] = []
+    var groupStyles: [SeriesStyle] = []
+    var shared = 0
+    for group in groups {
+      let members = group.map { curves[$0].policy }
+      guard members.count > 1 else {
+        let policy = members[0]
+        groupStyles.append(data.styles[policy])
+        entries.append(
+          LegendEntry(
+            label: data.names[policy] + ", " + (shares[policy] ?? ""), style: data.styles[policy],
+            symbol: .line))
+        continue
+      }
+      let style = SeriesStyle.ink(shared % ChartPalette.variants.count)
+      shared += 1
+      groupStyles.append(style)
+      let words =
+        "one curve for \(members.count) policies: "
+        + members.map { data.names[$0] + " (" + (shares[$0] ?? "") + ")" }
+        .joined(separator: ", ")
+      for (index, line) in wrapped(words, width: legendWidth - 42).enumerated() {
+        entries.append(LegendEntry(label: line, style: style, symbol: index == 0 ? .line : .none))
+      }
+    }
+    for (policy, name) in data.names.enumerated() where shares[policy] == nil {
+      entries.append(
+        LegendEntry(label: name + ": none displayed", style: data.styles[policy], symbol: .line))
+    }
     var scratch = ChartCanvas(width: width, height: 100)
-    let legendHeight = scratch.legend(entries, x: 0, y: 0, maxWidth: width - 90)
+    let legendHeight = scratch.legend(entries, x: 0, y: 0, maxWidth: legendWidth)
     let frame = ChartFrame(
       width: width, height: 390 + legendHeight, top: legendHeight + 44, right: 24, bottom: 52,
       left: 64)
     var canvas = ChartCanvas(width: width, height: frame.height)
-    canvas.legend(entries, x: frame.plotLeft, y: 8, maxWidth: width - frame.plotLeft - 24)
+    canvas.legend(entries, x: frame.plotLeft, y: 8, maxWidth: legendWidth)
     let x = LogScale(domain: (from, to), range: (frame.plotLeft, frame.plotRight))
     let y = LinearScale(domain: (0, 1), range: (frame.plotBottom, frame.plotTop))
     canvas.leftAxis(
@@ -161,14 +248,17 @@ extension HTMLReport {
           + "\(deadlineWords(consent.deadline))."
       }
     }
-    for curve in curves {
-      let tally = data.pooled[curve.policy]
-      let tooltip =
-        "\(data.names[curve.policy]): median "
-        + (tally.latency[.priceIncreaseConsent].quantile(0.5).map(Chart.duration) ?? "—") + ", p99 "
-        + (tally.latency[.priceIncreaseConsent].quantile(0.99).map(Chart.duration) ?? "—")
+    for (group, members) in groups.enumerated() {
+      let curve = curves[members[0]]
+      let tooltip = members.map { member in
+        let tally = data.pooled[curves[member].policy]
+        return "\(data.names[curves[member].policy]): median "
+          + (tally.latency[.priceIncreaseConsent].quantile(0.5).map(Chart.duration) ?? "—")
+          + ", p99 "
+          + (tally.latency[.priceIncreaseConsent].quantile(0.99).map(Chart.duration) ?? "—")
+      }.joined(separator: "; ")
       canvas.beginGroup(classes: "curve", title: tooltip)
-      let style = data.styles[curve.policy]
+      let style = groupStyles[group]
       let points = curve.points.map { (x: x($0.seconds), y: y($0.fraction)) }
       canvas.polyline(points, classes: "series-line \(style.classes)")
       // The variant's marker where the curve ends, so curves of one colour differ in shape.
@@ -188,7 +278,9 @@ extension HTMLReport {
       "Empirical CDF of price-increase consent latency, all \(data.replications) replications "
       + "pooled: higher and further left is faster. The curves are over <em>displayed</em> "
       + "messages only; messages never displayed by the horizon (expired or still pending) are "
-      + "not in them, so the legend gives each policy's share displayed.\(deadlineNote) "
+      + "not in them, so the legend gives each policy's share displayed. Policies whose curves "
+      + "would draw as one line (within half a percentage point everywhere) share one, in black "
+      + "with a dash of its own, named together in the legend.\(deadlineNote) "
       + "In the table, the hold is the part of the latency the policy added: from the "
       + "message's first delivery to the app to its display."
     let table =

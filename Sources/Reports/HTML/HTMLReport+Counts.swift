@@ -3,21 +3,33 @@ extension HTMLReport {
   /// the end.
   static func horizontalBars(
     _ data: _ReportData, metric: MetricID, title: String, axisTitle: String, id: String,
-    note: (Int) -> String?
+    note: (Int) -> (value: Double, unit: String)?
   ) -> String {
     let width = 470.0
     let rowHeight = 26.0
-    let nameWidth = data.names.map { ChartCanvas.textWidth(shortName($0, limit: 20)) }.max() ?? 0
+    let intervals = data.names.indices.map { data.interval($0, metric) }
+    // One precision per panel: the values, and the notes' numbers, each at one.
+    let values = Chart.panelNumbers(intervals.map { $0?.mean ?? 0 })
+    let notes = data.names.indices.map(note)
+    let noteNumbers = Chart.panelNumbers(notes.map { $0?.value ?? 0 }, distinct: false)
+    let noteText = data.names.indices.map { policy in
+      notes[policy].map { noteNumbers[policy] + ($0.unit.hasPrefix("%") ? "" : " ") + $0.unit }
+    }
+    let labels = data.names.indices.map { values[$0] + (noteText[$0].map { " (\($0))" } ?? "") }
+    // Room for every preset's name whole (the longest is 24 characters), and at the right for
+    // the longest value label (11-unit text) past the longest bar.
+    let nameWidth = data.names.map { ChartCanvas.textWidth(shortName($0, limit: 24)) }.max() ?? 0
+    let labelWidth = labels.map { ChartCanvas.textWidth($0, fontSize: 11) }.max() ?? 0
+    let left = Swift.min(210, nameWidth + 28)
     let frame = ChartFrame(
       width: width, height: 28 + rowHeight * Double(data.names.count) + 50,
-      top: 28, right: 130, bottom: 50, left: Swift.min(182, nameWidth + 28))
+      top: 28, right: Swift.min(width - left - 100, Swift.max(130, labelWidth + 14)), bottom: 50,
+      left: left)
     var canvas = ChartCanvas(width: width, height: frame.height)
-    let intervals = data.names.indices.map { data.interval($0, metric) }
     let largest = intervals.compactMap { $0.map { Swift.max($0.high, $0.mean) } }.max() ?? 0
     let right = largest > 0 ? Chart.niceDomain(min: 0, max: largest, count: 4).1 : 1
     let x = LinearScale(domain: (0, right), range: (frame.plotLeft, frame.plotRight))
     let decimals = Chart.tickDecimals(min: 0, max: right, count: 4)
-    let values = Chart.distinctNumbers(intervals.map { $0?.mean ?? 0 })
     canvas.bottomAxis(
       frame: frame,
       ticks: Chart.niceTicks(min: 0, max: right, count: 4).map {
@@ -27,7 +39,7 @@ extension HTMLReport {
       let top = frame.plotTop + rowHeight * Double(policy)
       let middle = top + rowHeight / 2
       canvas.text(
-        shortName(name, limit: 20), x: frame.plotLeft - 20, y: middle + 4, anchor: "end",
+        shortName(name, limit: 24), x: frame.plotLeft - 20, y: middle + 4, anchor: "end",
         classes: "tick-label")
       canvas.marker(
         data.styles[policy].marker, x: frame.plotLeft - 10, y: middle, radius: 4,
@@ -37,7 +49,7 @@ extension HTMLReport {
         continue
       }
       let text = inlineValue(interval, unit: "count")
-      let tooltip = "\(name): \(text) per replication" + (note(policy).map { ", \($0)" } ?? "")
+      let tooltip = "\(name): \(text) per replication" + (noteText[policy].map { ", \($0)" } ?? "")
       canvas.rect(
         x: frame.plotLeft, y: top + 4, width: x(interval.mean) - frame.plotLeft,
         height: rowHeight - 8, classes: "bar \(data.styles[policy].classes)", title: tooltip)
@@ -50,9 +62,9 @@ extension HTMLReport {
         canvas.line(x1: high, y1: middle - 5, x2: high, y2: middle + 5, classes: "")
         canvas.endGroup()
       }
-      let label = values[policy] + (note(policy).map { " (\($0))" } ?? "")
       canvas.text(
-        label, x: Swift.max(high, x(interval.mean)) + 6, y: middle + 4, classes: "value-label")
+        labels[policy], x: Swift.max(high, x(interval.mean)) + 6, y: middle + 4,
+        classes: "value-label")
     }
     canvas.text(title, x: 0, y: 16, classes: "panel-title")
     return canvas.svg(
@@ -66,9 +78,7 @@ extension HTMLReport {
       data, metric: .fallbackFired, title: "Fallbacks fired",
       axisTitle: "Messages forced past a ceiling, per replication", id: "fallback-chart"
     ) { policy in
-      data.interval(policy, .fallbackFiredPer1kUsers).map {
-        Chart.number($0.mean) + " per 1k users"
-      }
+      data.interval(policy, .fallbackFiredPer1kUsers).map { ($0.mean, "per 1k users") }
     }
     let failures = horizontalBars(
       data, metric: .displayFailures, title: "Display failures",
@@ -76,8 +86,7 @@ extension HTMLReport {
     ) { policy in
       let tally = data.pooled[policy]
       guard tally.displayAttempts > 0 else { return nil }
-      return Chart.number(Double(tally.displayFailures) / Double(tally.displayAttempts) * 100)
-        + "% of attempts"
+      return (Double(tally.displayFailures) / Double(tally.displayAttempts) * 100, "% of attempts")
     }
     var rows = ""
     for (policy, name) in data.names.enumerated() {

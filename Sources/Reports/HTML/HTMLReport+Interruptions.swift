@@ -41,6 +41,7 @@ extension HTMLReport {
       rows += "</tr>\n"
     }
     var showValues = true
+    var anyValues = false
     for (index, group) in groups.enumerated() {
       let originX = panelWidth * Double(index % columns)
       let originY = top + panelHeight * Double(index / columns)
@@ -67,9 +68,17 @@ extension HTMLReport {
         classes: "domain")
       let slot = frame.plotWidth / Double(data.names.count)
       let barWidth = Swift.min(44, slot * 0.78)
-      showValues = slot >= 30
-      let values = Chart.distinctNumbers(
-        data.names.indices.map { (data.interval($0, group.metric)?.mean ?? 0) * 100 })
+      // One precision for the panel, its labels no wider than a bar's slot: telling near-equal
+      // values apart only when that fits, and no labels when even the plainest do not.
+      let means = data.names.indices.map { (data.interval($0, group.metric)?.mean ?? 0) * 100 }
+      let fits = { (labels: [String]) in
+        labels.allSatisfy { ChartCanvas.textWidth($0, fontSize: 11) <= slot - 2 }
+      }
+      var values = Chart.panelNumbers(means)
+      if !fits(values) { values = Chart.panelNumbers(means, distinct: false) }
+      let panelShowsValues = fits(values)
+      showValues = showValues && panelShowsValues
+      anyValues = anyValues || panelShowsValues
       for policy in data.names.indices {
         guard let interval = data.interval(policy, group.metric) else { continue }
         let middle = frame.plotLeft + slot * (Double(policy) + 0.5)
@@ -93,7 +102,7 @@ extension HTMLReport {
           canvas.line(x1: middle - cap, y1: low, x2: middle + cap, y2: low, classes: "")
           canvas.endGroup()
         }
-        if showValues {
+        if panelShowsValues {
           canvas.text(
             values[policy], x: middle, y: Swift.min(high, barTop) - 5,
             anchor: "middle", classes: "value-label")
@@ -116,7 +125,7 @@ extension HTMLReport {
       "Share of onboarding runs (out of runs started) and of visits to paywall, checkout and "
       + "immersive screens with at least one sheet shown over them. Lower is better. Each panel "
       + "has its own scale: compare policies within a panel. Bars: the mean over "
-      + "\(data.replications) replications\(showValues ? ", its value in % on top" : "")"
+      + "\(data.replications) replications\(showValues ? ", its value in % on top" : anyValues ? ", its value in % on top where it fits" : "")"
       + "; whiskers: the 95% interval (clipped at 0 and 100%). Screen kinds the scenario does not "
       + "have are left out."
     return figure(

@@ -47,7 +47,7 @@ extension HTMLReport {
             + "largest |ρ| first. A positive ρ: the larger the parameter, the more "
             + "\(Chart.escape(outcome.leader)) gains. Dashed lines: ±"
             + "\(Chart.fixed(noise, 2)), about the largest |ρ| chance gives with "
-            + "\(outcome.worlds) worlds (95%).",
+            + "\(outcome.worlds) worlds (95%)." + levelsCaption(outcome),
           details: sourcesTable(outcome)))
     }
     return page(title: "deferral-sim robustness: \(name)", generator: nil, sections: sections)
@@ -68,6 +68,9 @@ extension HTMLReport {
         AxisTick(position: x($0), label: "\(Int(($0 * 100).rounded()))%")
       }, title: "Share of worlds where it is best")
     let styles = ChartPalette.styles(for: rows.map(\.policy))
+    // One precision per column of the labels.
+    let expected = Chart.panelNumbers(rows.map(\.expectedRegret))
+    let worst = Chart.panelNumbers(rows.map(\.worstRegret))
     for (index, row) in rows.enumerated() {
       let top = frame.plotTop + rowHeight * Double(index)
       let middle = top + rowHeight / 2
@@ -89,8 +92,8 @@ extension HTMLReport {
         x1: x(row.shareHigh), y1: middle - 5, x2: x(row.shareHigh), y2: middle + 5, classes: "")
       canvas.endGroup()
       canvas.text(
-        "\(Chart.fixed(row.shareBest * 100, 0))% · regret \(Chart.number(row.expectedRegret)), "
-          + "worst \(Chart.number(row.worstRegret))",
+        "\(Chart.fixed(row.shareBest * 100, 0))% · regret \(expected[index]), "
+          + "worst \(worst[index])",
         x: frame.plotRight + 8, y: middle + 4, classes: "value-label")
     }
     let title = "Share of worlds where each policy is best"
@@ -136,10 +139,16 @@ extension HTMLReport {
         continue
       }
       let left = Swift.min(x(0), x(rho))
+      // A categorical parameter has no "larger" to favour a side: its bar is neutral, its
+      // levels are said in words (the caption).
+      let side = row.levels != nil ? "series-ink" : rho >= 0 ? favoured.0 : favoured.1
+      let levels = row.levels.map {
+        "; by level: " + $0.map { RobustOutcome.sentence($0, of: row) }.joined(separator: "; ")
+      }
       canvas.rect(
         x: left, y: top + 4, width: abs(x(rho) - x(0)), height: rowHeight - 8,
-        classes: "bar \(rho >= 0 ? favoured.0 : favoured.1)",
-        title: "\(row.parameter): ρ = \(Chart.fixed(rho, 2)); source: \(row.source)")
+        classes: "bar \(side)",
+        title: "\(row.parameter): ρ = \(Chart.fixed(rho, 2))\(levels ?? ""); source: \(row.source)")
       canvas.text(
         Chart.fixed(rho, 2), x: rho >= 0 ? x(rho) + 4 : x(rho) - 4, y: middle + 4,
         anchor: rho >= 0 ? "start" : "end", classes: "value-label")
@@ -149,6 +158,25 @@ extension HTMLReport {
       title: title,
       description: "Rank correlation of each uncertain parameter with the value gap between "
         + "the top two policies, largest first.", id: "robust-tornado")
+  }
+
+  /// The tornado caption's words for its categorical parameters: each level with the policy
+  /// that wins most of its worlds ("with `launch` delivery, storekit-auto wins 70% of worlds").
+  static func levelsCaption(_ outcome: RobustOutcome) -> String {
+    let categorical = outcome.tornado.filter { $0.levels != nil }
+    guard !categorical.isEmpty else { return "" }
+    return categorical.map { row in
+      " <code>\(Chart.escape(row.parameter))</code> has no order (its bar ranks the list as "
+        + "written): "
+        + (row.levels ?? []).map { codeSpans(RobustOutcome.sentence($0, of: row)) }
+        .joined(separator: "; ") + "."
+    }.joined()
+  }
+
+  /// `text` escaped, its `backquoted` parts as `<code>`.
+  static func codeSpans(_ text: String) -> String {
+    Chart.escape(text).split(separator: "`", omittingEmptySubsequences: false).enumerated()
+      .map { $0.offset % 2 == 1 ? "<code>\($0.element)</code>" : String($0.element) }.joined()
   }
 
   static func summaryTable(_ outcome: RobustOutcome) -> String {

@@ -17,14 +17,12 @@ extension HTMLReport {
     var lines: [_AxisLine] = []
     var keys: [String: Int] = [:]
     var gridLines = 0
+    let styles = outcome.presetStyles
     for row in outcome.rows {
       guard let interval = useX ? row.x : row.y else { continue }
       let others = zip(outcome.parameterNames, row.labels).enumerated().filter {
         $0.offset != axis && !$0.element.1.isEmpty
-      }.map {
-        shortName(String($0.element.0.split(separator: ".").last ?? ""), limit: 12) + "="
-          + $0.element.1
-      }
+      }.map { String($0.element.0.split(separator: ".").last ?? "") + "=" + $0.element.1 }
       let key = (row.isPreset ? row.policy : "") + "\u{1F}" + others.joined(separator: "\u{1F}")
       if keys[key] == nil {
         keys[key] = lines.count
@@ -35,7 +33,7 @@ extension HTMLReport {
             _AxisLine(
               name: row.policy + (detail.isEmpty ? "" : " (\(detail))"),
               label: row.policy + (values.isEmpty ? "" : " (\(values.joined(separator: ", ")))"),
-              style: ChartPalette.style(for: row.policy)))
+              style: styles[row.policy]!))
         } else {
           lines.append(
             _AxisLine(
@@ -55,13 +53,13 @@ extension HTMLReport {
   /// A line chart of `metric` against grid parameter `axis`: the axis's values evenly spaced,
   /// one line per ``axisLines(_:axis:useX:)`` entry with its 95% interval at each value
   /// (whiskers; a flat line with one whisker for a preset the axis does not change), each line
-  /// labelled at
-  /// its right end (``Chart/placeLabels(_:obstacles:area:)``).
+  /// tagged with its number at its right end (``Chart/placeLabels(_:obstacles:area:)``) and
+  /// named in full in the key below the plot: no label is cut or runs past the chart.
   static func sweepAxisChart(
     _ outcome: SweepOutcome, axis: Int, metric: MetricID, useX: Bool, id: String
   ) -> String {
     let width = 480.0
-    let frame = ChartFrame(width: width, height: 300, top: 34, right: 150, bottom: 50, left: 60)
+    let frame = ChartFrame(width: width, height: 300, top: 34, right: 34, bottom: 64, left: 60)
     var canvas = ChartCanvas(width: width, height: frame.height)
     let lines = axisLines(outcome, axis: axis, useX: useX)
     let values = outcome.parameterValues[axis]
@@ -77,11 +75,23 @@ extension HTMLReport {
     let reserve = flatCount > 0 ? 8 + 7 * Double(flatCount) : 0
     let step = (frame.plotWidth - reserve) / Double(Swift.max(1, values.count))
     func x(_ index: Int) -> Double { frame.plotLeft + step * (Double(index) + 0.5) }
+    // Values too wide for their slot alternate between two rows, so none is cut or overlaps.
+    let stagger = values.contains { ChartCanvas.textWidth($0) > step - 6 }
     canvas.bottomAxis(
       frame: frame,
       ticks: values.indices.map {
-        AxisTick(position: x($0), label: shortName(values[$0], limit: Swift.max(3, Int(step / 7))))
-      }, title: outcome.parameterNames[axis] + " (grid values, evenly spaced)", grid: false)
+        AxisTick(position: x($0), label: stagger && $0 % 2 == 1 ? "" : values[$0])
+      }, title: "", grid: false)
+    if stagger {
+      for index in values.indices where index % 2 == 1 {
+        canvas.text(
+          values[index], x: x(index), y: frame.plotBottom + 32, anchor: "middle",
+          classes: "tick-label")
+      }
+    }
+    canvas.text(
+      outcome.parameterNames[axis], x: (frame.plotLeft + frame.plotRight) / 2,
+      y: frame.plotBottom + 52, anchor: "middle", classes: "axis-title")
     var ends: [(x: Double, y: Double, text: String, own: [Int])] = []
     var flatLines = 0
     for (number, line) in lines.enumerated() {
@@ -107,7 +117,7 @@ extension HTMLReport {
         canvas.marker(
           line.style.marker, x: px, y: level, radius: 3.5, classes: "point \(classes)",
           title: tooltip)
-        ends.append((frame.plotRight, level, shortName(line.label, limit: 21), []))
+        ends.append((frame.plotRight, level, "\(number + 1)", []))
         continue
       }
       let points = line.points.compactMap { point in point.index.map { ($0, point.interval) } }
@@ -126,8 +136,7 @@ extension HTMLReport {
           classes: "point \(classes)", title: tooltip)
       }
       if let last = points.last {
-        ends.append(
-          (frame.plotRight, y.position(last.1.mean), shortName(line.label, limit: 21), []))
+        ends.append((frame.plotRight, y.position(last.1.mean), "\(number + 1)", []))
       }
     }
     let placed = Chart.placeLabels(
@@ -141,9 +150,17 @@ extension HTMLReport {
       }
       canvas.text(end.text, x: label.x, y: label.y, anchor: label.anchor, classes: "line-label")
     }
-    if let lowest = placed.map(\.box.bottom).max(), lowest > frame.plotBottom {
-      canvas.grow(toHeight: frame.height + lowest - frame.plotBottom + 4)
+    // The key: each line's number, symbol and full name, wrapped to the chart's width.
+    var key: [LegendEntry] = []
+    for (number, line) in lines.enumerated() {
+      let text = "\(number + 1): \(line.label)"
+      for (part, words) in wrapped(text, width: width - 20 - 42).enumerated() {
+        key.append(LegendEntry(label: words, style: line.style, symbol: part == 0 ? .line : .none))
+      }
     }
+    let keyTop = Swift.max(frame.height, (placed.map(\.box.bottom).max() ?? 0) + 18) + 4
+    let keyHeight = canvas.legend(key, x: 10, y: keyTop, maxWidth: width - 20)
+    canvas.grow(toHeight: keyTop + keyHeight + 4)
     let metricName = headings[metric] ?? metric.name
     return canvas.svg(
       title: "\(metricName) against \(outcome.parameterNames[axis])",

@@ -40,15 +40,19 @@ extension HTMLReport {
   public static func tradeOffChart(
     _ points: [TradeOffPoint], id: String = "tradeoff-chart", labelLimit: Int = 12,
     yLabel: String = "Consent latency p99", yUnit: String = "seconds",
-    legend: [LegendEntry] = []
+    legend: [LegendEntry] = [], drawsFront: Bool = true
   ) -> String {
     let width = 960.0
-    let front = Set(Pareto.front(points.map { ($0.onboarding.mean, $0.duration.mean) }))
+    // A front is over choices: without one (points that are worlds, not policies to choose
+    // between) every point is drawn alike.
+    let front =
+      drawsFront ? Set(Pareto.front(points.map { ($0.onboarding.mean, $0.duration.mean) })) : []
     let frontEntry = LegendEntry(
       label: "Pareto front: no other point better on both (filled; hollow: beaten)",
       style: .ink(), symbol: .reference)
+    let legend = (drawsFront ? [frontEntry] : []) + legend
     var scratch = ChartCanvas(width: width, height: 100)
-    let legendHeight = scratch.legend([frontEntry] + legend, x: 0, y: 0, maxWidth: width - 290)
+    let legendHeight = scratch.legend(legend, x: 0, y: 0, maxWidth: width - 290)
     let top = legendHeight + 40
     let frame = ChartFrame(
       width: width, height: 420 + top, top: top, right: 210, bottom: 56, left: 70)
@@ -64,9 +68,9 @@ extension HTMLReport {
       ticks: Chart.niceTicks(min: 0, max: right, count: 6).map {
         AxisTick(position: x($0), label: Chart.fixed($0, xDecimals) + "%")
       }, title: "Onboarding runs interrupted (lower is better)")
-    canvas.text(
-      "↙ better on both", x: frame.plotLeft + 10, y: frame.plotBottom - 10, classes: "hint")
-    canvas.legend([frontEntry] + legend, x: frame.plotLeft, y: 6, maxWidth: width - 290)
+    // Below the plot, left of the axis title: inside it, a point's label could land on it.
+    canvas.text("↙ better on both", x: frame.plotLeft, y: frame.plotBottom + 40, classes: "hint")
+    canvas.legend(legend, x: frame.plotLeft, y: 6, maxWidth: width - 290)
 
     let positions = points.map { (x: x($0.onboarding.mean * 100), y: y.position($0.duration.mean)) }
     // The front as a staircase: down from the top of the plot to the first front point, then
@@ -122,7 +126,8 @@ extension HTMLReport {
       canvas.marker(
         points[index].style.marker, x: positions[index].x, y: positions[index].y,
         radius: onFront ? 6 : 5,
-        classes: "point \(points[index].style.classes)" + (onFront ? " on-front" : " dominated"),
+        classes: "point \(points[index].style.classes)"
+          + (onFront ? " on-front" : drawsFront ? " dominated" : ""),
         title: tooltips[index])
     }
     tradeOffLabels(
@@ -210,7 +215,7 @@ extension HTMLReport {
     let texts = groups.map { group in
       var lines = [""]
       for (number, member) in group.enumerated() {
-        let name = shortName(points[member].label) + (number < group.count - 1 ? "," : "")
+        let name = points[member].label + (number < group.count - 1 ? "," : "")
         if !lines[lines.count - 1].isEmpty, lines[lines.count - 1].count + 1 + name.count > 44 {
           lines.append("")
         }
@@ -240,7 +245,7 @@ extension HTMLReport {
       for (number, line) in texts[index].split(separator: "\n").enumerated() {
         canvas.text(
           String(line), x: label.x, y: label.y + 14 * Double(number), anchor: label.anchor,
-          classes: "point-label" + (onFront ? " on-front" : " dominated"))
+          classes: "point-label" + (onFront ? " on-front" : front.isEmpty ? "" : " dominated"))
       }
     }
     if let lowest = placed.map(\.box.bottom).max(), lowest > frame.plotBottom {

@@ -82,10 +82,11 @@ public enum HTMLReport {
 
   /// A `<figure>` around `svg` with a caption (already HTML) and an optional numbers table.
   static func figure(
-    id: String, heading: String, svg: String, caption: String, details: String? = nil
+    id: String, heading: String, svg: String, caption: String, details: String? = nil,
+    key: String = ""
   ) -> String {
     var html = "<section class=\"panel\" id=\"\(id)\">\n<h2>\(Chart.escape(heading))</h2>\n"
-    html += "<figure>\n\(svg)\n<figcaption>\(caption)</figcaption>\n</figure>\n"
+    html += "<figure>\n\(svg)\n<figcaption>\(caption)</figcaption>\n</figure>\n\(key)"
     if let details {
       html += "<details><summary>The numbers</summary>\n\(details)\n</details>\n"
     }

@@ -50,6 +50,13 @@ extension RobustOutcome {
     let nameWidth = shown.map(\.parameter.count).max() ?? 0
     for row in shown {
       let name = row.parameter.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+      if let levels = row.levels {
+        // A categorical parameter has no "larger": each level with who wins it.
+        let rho = row.rho.map { (($0 >= 0 ? "+" : "") + TerminalTable.fixed($0, 2)) } ?? "—"
+        lines.append("  \(name)  \(rho)  by level (no order):")
+        for level in levels { lines.append("    " + Self.sentence(level, of: row)) }
+        continue
+      }
       guard let rho = row.rho else {
         lines.append("  \(name)     —  (does not vary)")
         continue
@@ -65,5 +72,19 @@ extension RobustOutcome {
       lines.append("  … \(tornado.count - shown.count) more in robust-tornado.csv")
     }
     return lines
+  }
+
+  /// A level of a categorical parameter in words: "with `launch` delivery, storekit-auto wins
+  /// 70% of worlds (7 of 10)"; on a tie, "storekit-auto and never each win 50%".
+  public static func sentence(_ level: Level, of parameter: Influence) -> String {
+    let share = TerminalTable.fixed(level.share * 100, 0) + "%"
+    let best = TerminalTable.fixed(
+      level.worldsBest, level.worldsBest.rounded() == level.worldsBest ? 0 : 1)
+    let who =
+      level.winners.count == 1
+      ? "\(level.winners[0]) wins \(share) of worlds"
+      : level.winners.dropLast().joined(separator: ", ") + " and \(level.winners.last!) each win "
+        + "\(share) of worlds"
+    return "with `\(level.value)` \(parameter.shortName), \(who) (\(best) of \(level.worlds))"
   }
 }

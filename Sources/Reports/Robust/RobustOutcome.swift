@@ -41,19 +41,56 @@ public struct RobustOutcome: Sendable {
 
   /// One bar of the tornado: a parameter's Spearman rank correlation with the value gap
   /// between the top two policies, `nil` when the parameter or the gap does not vary.
+  ///
+  /// A categorical parameter (a list of values that are not all numbers, such as
+  /// `scenario.sessions.delivery`) has no "larger": its `rho` ranks the list's order, which
+  /// means nothing, so it is described by ``levels`` instead.
   public struct Influence: Sendable {
     public var parameter: String
     public var rho: Double?
     public var source: String
+    /// For a categorical parameter, each level drawn (in the list's order) with the policy
+    /// best in most of its worlds; `nil` for a numeric one.
+    public var levels: [Level]?
 
     /// Every field, as computed by the layer that runs the experiment.
     public init(
-      parameter: String, rho: Double?, source: String
+      parameter: String, rho: Double?, source: String, levels: [Level]? = nil
     ) {
       self.parameter = parameter
       self.rho = rho
       self.source = source
+      self.levels = levels
     }
+
+    /// What the parameter is called in a sentence: the last part of its path (`delivery`).
+    public var shortName: String {
+      String(parameter.split(separator: ".").last ?? Substring(parameter))
+    }
+  }
+
+  /// One level of a categorical parameter: the worlds that drew it, and the policies best in
+  /// most of them (more than one on a tie).
+  public struct Level: Sendable, Equatable {
+    /// The level as written in the study file (`launch`).
+    public var value: String
+    public var worlds: Int
+    /// The policies with the most worlds best at this level, in rank order.
+    public var winners: [String]
+    /// How many of the level's worlds each winner is best in (a world where k policies tie
+    /// counts 1/k to each, as in ``PolicySummary/worldsBest``).
+    public var worldsBest: Double
+
+    /// Every field, as computed by the layer that runs the experiment.
+    public init(value: String, worlds: Int, winners: [String], worldsBest: Double) {
+      self.value = value
+      self.worlds = worlds
+      self.winners = winners
+      self.worldsBest = worldsBest
+    }
+
+    /// The share of the level's worlds each winner is best in.
+    public var share: Double { worlds > 0 ? worldsBest / Double(worlds) : 0 }
   }
 
   public var table: CSVTable

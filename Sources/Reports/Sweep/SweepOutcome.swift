@@ -58,6 +58,18 @@ public struct SweepOutcome: Sendable {
   }
 }
 
+extension SweepOutcome {
+  /// Each compared preset's style on the sweep's page: one colour per preset
+  /// (``ChartPalette/styles(for:)`` over the presets the sweep compares).
+  public var presetStyles: [String: SeriesStyle] {
+    ChartPalette.styles(for: rows.filter(\.isPreset).map(\.policy))
+  }
+
+  /// Whether a parameter varies the world (`scenario.…`) rather than the policy: its points
+  /// are worlds, not choices, and no Pareto front is drawn over them.
+  public var variesWorld: Bool { parameterNames.contains { $0.hasPrefix("scenario.") } }
+}
+
 /// One policy at one point of a sweep: its parameter values and its two Pareto metrics.
 public struct SweepRow: Sendable, Equatable {
   /// `p1`... for a policy point (`s1`... for a scenario point of a sweep without policy
