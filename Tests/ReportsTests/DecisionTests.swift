@@ -61,11 +61,11 @@ struct DecisionTests {
     let report = DecisionFixture.report(value: ValueModel(unit: "USD", onboardingCompleted: 10))
     let decision = Decision(report)
     let best = try #require(decision.rows.first)
-    #expect(decision.basis == "value")
-    #expect(best.verdict == "recommended")
+    #expect(decision.basis == .value)
+    #expect(best.verdict == .recommended)
     #expect(DecisionFixture.mean(report, best.policy, .onboardingInterruptionRate) == 0)
     let auto = try #require(decision.rows.first { $0.policy == "storekit-auto" })
-    #expect(auto.verdict == "worse")
+    #expect(auto.verdict == .worse)
     #expect((auto.differenceToBest?.high ?? 0) < 0)
     #expect(decision.sentences[0].hasPrefix("Recommendation: "))
   }
@@ -76,7 +76,7 @@ struct DecisionTests {
     let best = try #require(decision.rows.first)
     #expect(["storekit-auto", "openiap"].contains(best.policy))
     let never = try #require(decision.rows.first { $0.policy == "never" })
-    #expect(never.verdict == "worse")
+    #expect(never.verdict == .worse)
     let shares = decision.rows.compactMap(\.probabilityBest)
     #expect(abs(shares.reduce(0, +) - 1) < 1e-9)
   }
@@ -86,7 +86,7 @@ struct DecisionTests {
       DecisionFixture.report(
         value: ValueModel(unit: "USD", onboardingCompleted: 10),
         policies: ["screen-gate", "gate-copy"]))
-    #expect(valued.rows.map(\.verdict) == ["recommended", "indistinguishable"])
+    #expect(valued.rows.map(\.verdict) == [.recommended, .indistinguishable])
     #expect(valued.rows.map(\.probabilityBest) == [0.5, 0.5])
     #expect(valued.sentences.contains { $0.contains("indistinguishable here") })
     let plain = DecisionFixture.report(value: nil, policies: ["screen-gate", "gate-copy"])
@@ -98,10 +98,10 @@ struct DecisionTests {
   @Test func frontBasisClaimsDominanceOnlyWhenPairedIntervalsShowIt() throws {
     let report = DecisionFixture.report(value: nil)
     let decision = Decision(report)
-    #expect(decision.basis == "front")
+    #expect(decision.basis == .front)
     let never = try #require(decision.rows.first { $0.policy == "never" })
     // `never` misses far more deadlines and interrupts no more onboarding than screen-gate.
-    #expect(never.verdict == "dominated")
+    #expect(never.verdict == .dominated)
     let csv = decision.table.text
     #expect(csv.hasPrefix("basis,rank,policy,verdict,"))
     #expect(csv.split(separator: "\n").count == 1 + DecisionFixture.policyNames.count)

@@ -128,7 +128,7 @@ struct ValueVerdictOracleTests {
         Self.names, Self.tallies, value: ValueModel(unit: "USD", onboardingCompleted: 10))
     )
     #expect(unpriced.rows.map(\.policy) == ["eager", "gentle"])
-    #expect(unpriced.rows.map(\.verdict) == ["recommended", "worse"])
+    #expect(unpriced.rows.map(\.verdict) == [.recommended, .worse])
     #expect(!unpriced.sentences.joined().contains("immersive screens"))
 
     let priced = Decision(
@@ -136,7 +136,7 @@ struct ValueVerdictOracleTests {
         Self.names, Self.tallies,
         value: ValueModel(unit: "USD", onboardingCompleted: 10, immersiveInterrupted: 4)))
     #expect(priced.rows.map(\.policy) == ["gentle", "eager"])
-    #expect(priced.rows.map(\.verdict) == ["recommended", "worse"])
+    #expect(priced.rows.map(\.verdict) == [.recommended, .worse])
     let eager = try #require(World.row(priced, "eager")?.differenceToBest)
     let (mean, half) = World.interval([-40, -28, -48])
     #expect(abs(eager.mean - mean) < 1e-9 && abs(mean + 116.0 / 3) < 1e-12)
@@ -169,7 +169,7 @@ struct ValueVerdictOracleTests {
         ["a", "b", "c"], tallies, value: ValueModel(unit: "USD", onboardingCompleted: 10)))
     #expect(decision.rows.map(\.policy) == ["a", "b", "c"])
     #expect(decision.rows.map(\.rank) == [1, 2, 3])
-    #expect(decision.rows.map(\.verdict) == ["recommended", "indistinguishable", "worse"])
+    #expect(decision.rows.map(\.verdict) == [.recommended, .indistinguishable, .worse])
     let b = try #require(World.row(decision, "b")?.differenceToBest)
     let (mean, half) = World.interval([40, -20, -60])
     #expect(abs(b.mean - mean) < 1e-9 && abs(mean + 40.0 / 3) < 1e-12)

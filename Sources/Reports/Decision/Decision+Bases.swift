@@ -30,7 +30,7 @@ extension Decision {
         rows.append(
           Row(
             policy: names[policy], rank: 1, mean: means[policy], differenceToBest: nil,
-            probabilityBest: probability[policy], verdict: "recommended"))
+            probabilityBest: probability[policy], verdict: .recommended))
         continue
       }
       let difference = report.pairedInterval(policy, best, metric: metric)
@@ -43,7 +43,7 @@ extension Decision {
         Row(
           policy: names[policy], rank: position + 1, mean: means[policy],
           differenceToBest: difference, probabilityBest: probability[policy],
-          verdict: separated ? "worse" : "indistinguishable"))
+          verdict: separated ? .worse : .indistinguishable))
     }
     let unit = "\(model.unit) per 1,000 users"
     let replications = report.result.tallies.count
@@ -147,7 +147,7 @@ extension Decision {
       rows.append(
         Row(
           policy: names[policy], rank: 1, mean: report.interval(policy: policy, metric: metrics[0]),
-          differenceToBest: nil, probabilityBest: nil, verdict: "front"))
+          differenceToBest: nil, probabilityBest: nil, verdict: .front))
     }
     for policy in names.indices where !front.contains(policy) {
       let hasData = metrics.allSatisfy { report.interval(policy: policy, metric: $0) != nil }
@@ -157,7 +157,7 @@ extension Decision {
           policy: names[policy], rank: rows.count + 1,
           mean: report.interval(policy: policy, metric: metrics[0]), differenceToBest: nil,
           probabilityBest: nil,
-          verdict: !hasData ? "no_data" : dominated ? "dominated" : "not_separated"))
+          verdict: !hasData ? .noData : dominated ? .dominated : .notSeparated))
     }
     var sentences = [
       front.isEmpty

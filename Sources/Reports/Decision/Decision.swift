@@ -19,11 +19,24 @@ public struct Decision: Sendable {
     public var probabilityBest: Double?
     /// `recommended`, `indistinguishable`, `worse` (value basis); `front`, `dominated`,
     /// `not_separated`, `no_data` (front basis).
-    public var verdict: String
+    public var verdict: Verdict
+  }
+
+  /// What decides: the scenario's `value` section, or the non-dominated set.
+  public enum Basis: String, Sendable {
+    case value
+    case front
+  }
+
+  /// A policy's verdict, as `decision.csv` writes it.
+  public enum Verdict: String, Sendable {
+    case recommended, indistinguishable, worse, front, dominated
+    case notSeparated = "not_separated"
+    case noData = "no_data"
   }
 
   /// `value` (a `value` section decides) or `front` (non-dominated set).
-  public let basis: String
+  public let basis: Basis
   /// One row per policy, in rank order.
   public let rows: [Row]
   /// The recommendation in plain words, one sentence per element.
@@ -38,12 +51,12 @@ public struct Decision: Sendable {
     self.report = report
     if let model = report.scenario.value {
       let decided = Self.byValue(report, model)
-      basis = "value"
+      basis = .value
       rows = decided.rows
       sentences = decided.sentences
     } else {
       let decided = Self.byFront(report)
-      basis = "front"
+      basis = .front
       rows = decided.rows
       sentences = decided.sentences
     }
@@ -61,14 +74,14 @@ public struct Decision: Sendable {
       header += ["", "_ci95_low", "_ci95_high"].map { "\(outcome.name)_vs_baseline_app\($0)" }
     }
     var table = CSVTable(header: header)
-    let metric = (basis == "value" ? MetricID.valuePer1kUsers : .onboardingInterruptionRate).name
+    let metric = (basis == .value ? MetricID.valuePer1kUsers : .onboardingInterruptionRate).name
     let names = report.result.policies.map(\.name)
     let base = names.firstIndex(of: report.baseline)
     let period: Double? = report.scenario.app.map { _ in report.scenario.appPeriod / 86400 }
     for row in rows {
       let shipping = Self.shipping(row.policy)
       var cells: [CSVField] = [
-        .text(basis), .integer(row.rank), .text(row.policy), .text(row.verdict), .text(metric),
+        .text(basis.rawValue), .integer(row.rank), .text(row.policy), .text(row.verdict.rawValue), .text(metric),
         .number(row.mean?.mean), .number(row.mean?.low), .number(row.mean?.high),
         .number(row.differenceToBest?.mean), .number(row.differenceToBest?.low),
         .number(row.differenceToBest?.high), .number(row.probabilityBest),

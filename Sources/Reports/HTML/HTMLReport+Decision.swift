@@ -5,7 +5,7 @@ extension HTMLReport {
   /// best. The same rows are in `decision.csv`.
   static func decisionSection(_ data: _ReportData) -> String {
     let decision = Decision(data.report)
-    let valued = decision.basis == "value"
+    let valued = decision.basis == .value
     let unit = data.report.scenario.value.map { "\($0.unit) per 1,000 users" } ?? ""
     var html = "<section class=\"panel summary\" id=\"recommendation\">\n<h2>Recommendation</h2>\n"
     html += "<p>" + decision.sentences.map(Chart.escape).joined(separator: " ") + "</p>\n"
@@ -19,7 +19,7 @@ extension HTMLReport {
     html += "</tr></thead>\n<tbody>\n"
     for row in decision.rows {
       html += "<tr><td>\(row.rank)</td><th scope=\"row\">\(Chart.escape(row.policy))</th>"
-      html += "<td>\(Chart.escape(row.verdict.replacing("_", with: " ")))</td>"
+      html += "<td>\(Chart.escape(row.verdict.rawValue.replacing("_", with: " ")))</td>"
       let meanText = row.mean.map { inlineValue($0, unit: valued ? "value" : "ratio") } ?? "—"
       html += "<td>\(meanText)</td>"
       if valued {

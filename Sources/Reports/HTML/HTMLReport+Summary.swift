@@ -91,7 +91,7 @@ extension HTMLReport {
     // With a value section, the recommended policy (unless it is the baseline).
     let decision = Decision(data.report)
     let recommended =
-      decision.basis == "value"
+      decision.basis == .value
       ? decision.rows.first.flatMap { data.names.firstIndex(of: $0.policy) }
       : nil
     let fallback = candidates.min { a, b in
