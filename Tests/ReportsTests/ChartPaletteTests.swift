@@ -214,7 +214,7 @@ struct ChartPaletteTests {
       #expect(!presetColours.contains(styles[custom]!.colour), "\(custom) took a preset's colour")
     }
     // Any subset of presets with a custom name: one colour each.
-    var generator = SplitMix(seed: 34)
+    var generator = _SplitMix64(state: 34)
     for _ in 0..<200 {
       let subset = presets.filter { _ in generator.next() % 2 == 0 } + ["my-policy"]
       let styles = ChartPalette.styles(for: subset)
@@ -241,19 +241,6 @@ struct ChartPaletteTests {
       #expect(_ColourScience.contrast(colour, "#14171C") >= 3, "\(colour) on the dark page")
     }
     #expect(ChartPalette.css.contains(".series-15{--series:#AA7700}"))
-  }
-
-  /// A small deterministic generator for the subset loop.
-  struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 
   /// The swatch classes of every policy in the headline table of `html`, by policy name.
