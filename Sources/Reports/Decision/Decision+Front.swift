@@ -67,7 +67,7 @@ extension Decision {
     let decision = Decision(report)
     guard let best = decision.rows.first(where: { $0.rank == 1 })?.policy,
       let index = report.result.policies.firstIndex(where: { $0.name == best }),
-      !frontIndices(report).contains(index)
+      case let front = frontIndices(report), !front.isEmpty, !front.contains(index)
     else { return nil }
     let weighed = [
       (model.onboardingCompleted, "completed onboardings"),
