@@ -397,21 +397,72 @@ struct HardeningSecondPassTests {
 
   // MARK: Class 11: the events log
 
-  @Test func theEventsLogCanHoldOnePolicy() throws {
-    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("events")
-    let result = try Self.run(
-      out.path, extra: ["--events-log", "--events-log-policy", "deadline-aware"])
+  /// The rows of `events.csv` in `folder` (without the header), and the distinct values of
+  /// their policy column.
+  static func eventRows(_ folder: URL) throws -> (rows: [Substring], policies: Set<Substring>) {
+    let text = try String(contentsOf: folder.appendingPathComponent("events.csv"), encoding: .utf8)
+    let rows = Array(text.split(separator: "\n").dropFirst())
+    return (rows, Set(rows.map { $0.split(separator: ",")[2] }))
+  }
+
+  /// By default one policy's rows, the baseline's (`fit` reads one policy; every policy's was
+  /// 12 times the file), with the map reading it; `--baseline` moves the default.
+  @Test func theEventsLogHoldsTheBaselinesRowsByDefault() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let out = base.appendingPathComponent("default")
+    let result = try Self.run(out.path, extra: ["--events-log"])
     #expect(result.status == 0, "\(result.stderr)")
-    let rows = try String(contentsOf: out.appendingPathComponent("events.csv"), encoding: .utf8)
-      .split(separator: "\n").dropFirst()
-    #expect(!rows.isEmpty)
-    #expect(rows.allSatisfy { $0.split(separator: ",")[2] == "deadline-aware" })
+    let logged = try Self.eventRows(out)
+    #expect(!logged.rows.isEmpty)
+    #expect(logged.policies == ["storekit-auto"])
     let map = try String(contentsOf: out.appendingPathComponent("events-map.json"), encoding: .utf8)
-    #expect(map.contains(#""policy": "deadline-aware""#), "\(map)")
+    #expect(map.contains(#""policy": "storekit-auto""#), "\(map)")
+    let moved = base.appendingPathComponent("moved")
+    let other = try Self.run(moved.path, extra: ["--events-log", "--baseline", "never"])
+    #expect(other.status == 0, "\(other.stderr)")
+    #expect(try Self.eventRows(moved).policies == ["never"])
+  }
+
+  /// One policy's log is a pass of that policy alone: its rows are byte for byte those of the
+  /// same policy in `--events-log-policy all`, which logs every policy in the run, and the
+  /// run's own files do not change with the log.
+  @Test func onePolicysRowsAreThoseOfEveryPolicysLog() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let every = base.appendingPathComponent("every")
+    let all = try Self.run(every.path, extra: ["--events-log", "--events-log-policy", "all"])
+    #expect(all.status == 0, "\(all.stderr)")
+    let allRows = try Self.eventRows(every)
+    #expect(allRows.policies.count == 12, "every preset: \(allRows.policies)")
+    let plain = base.appendingPathComponent("plain")
+    #expect(try Self.run(plain.path).status == 0)
+    for policy in ["storekit-auto", "deadline-aware"] {
+      let one = base.appendingPathComponent(policy)
+      let result = try Self.run(
+        one.path, extra: ["--events-log", "--events-log-policy", policy, "--jobs", "1"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let rows = try Self.eventRows(one).rows
+      #expect(!rows.isEmpty)
+      #expect(rows == allRows.rows.filter { $0.split(separator: ",")[2] == policy }, "\(policy)")
+      for file in ["summary.csv", "paired.csv", "by-screen.csv", "replications.csv"] {
+        #expect(
+          try Data(contentsOf: one.appendingPathComponent(file))
+            == Data(contentsOf: plain.appendingPathComponent(file)), "\(policy): \(file)")
+      }
+    }
+    let map = try String(
+      contentsOf: every.appendingPathComponent("events-map.json"), encoding: .utf8)
+    #expect(map.contains(#""policy": "storekit-auto""#), "all: the map reads the baseline")
+  }
+
+  @Test func anUnknownEventsLogPolicyNamesTheChoices() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("events")
     let unknown = try Self.run(
       out.path, extra: ["--events-log", "--events-log-policy", "nope"])
     #expect(unknown.status == 2)
     #expect(unknown.stderr.contains("not one of the run's policies"), "\(unknown.stderr)")
+    #expect(unknown.stderr.contains("nor 'all'"), "\(unknown.stderr)")
+    let help = try ToolRunner.run(["run", "--help"])
+    #expect(help.stdout.contains("default: the baseline; 'all'"), "\(help.stdout)")
   }
 
   // MARK: Classes 5 and 6: fit's degenerate logs, names and the fitter's bugs

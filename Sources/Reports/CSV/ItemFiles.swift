@@ -32,18 +32,14 @@ struct _ItemFiles: Sendable {
     guard let output = fopen(temporary, "w") else {
       throw OutputError(message: "cannot write '\(temporary)': \(String(cString: strerror(errno)))")
     }
-    var ok = fputs(header + "\n", output) >= 0
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var ok = fputs(header + "\n", output) >= 0 && fflush(output) == 0
+    var buffer: [UInt8] = []
     for item in 0..<itemCount where ok {
       guard let input = fopen(partPath(item), "r") else {
         ok = false
         break
       }
-      while true {
-        let read = fread(&buffer, 1, buffer.count, input)
-        if read == 0 { break }
-        if fwrite(buffer, 1, read, output) != read { ok = false }
-      }
+      ok = Self.append(input, to: output, buffer: &buffer)
       fclose(input)
     }
     ok = fclose(output) == 0 && ok
@@ -53,6 +49,46 @@ struct _ItemFiles: Sendable {
     if !ok {
       unlink(temporary)
       throw OutputError(message: "cannot write '\(final)': \(String(cString: strerror(code)))")
+    }
+  }
+
+  /// Copies the rest of `input` to the end of `output` (whose buffer is empty): by
+  /// `sendfile`, inside the kernel (a log of gigabytes is not copied through this process
+  /// twice), else by reads and writes through `buffer`. Returns whether every byte was written.
+  static func append(
+    _ input: UnsafeMutablePointer<FILE>, to output: UnsafeMutablePointer<FILE>,
+    buffer: inout [UInt8]
+  ) -> Bool {
+    let source = fileno(input)
+    let target = fileno(output)
+    #if os(Linux)
+      var info = stat()
+      if fstat(source, &info) == 0 {
+        var left = Int(info.st_size)
+        while left > 0 {
+          let sent = sendfile(target, source, nil, min(left, 1 << 30))
+          if sent < 0, errno == EINTR { continue }
+          // Not supported here (or nothing sent): copy the rest through the buffer.
+          if sent <= 0 { break }
+          left -= sent
+        }
+      }
+    #endif
+    if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: 1 << 20) }
+    while true {
+      let read = buffer.withUnsafeMutableBytes { Foundation.read(source, $0.baseAddress, $0.count) }
+      if read < 0, errno == EINTR { continue }
+      if read < 0 { return false }
+      if read == 0 { return true }
+      var written = 0
+      while written < read {
+        let wrote = buffer.withUnsafeBytes {
+          Foundation.write(target, $0.baseAddress! + written, read - written)
+        }
+        if wrote < 0, errno == EINTR { continue }
+        if wrote <= 0 { return false }
+        written += wrote
+      }
     }
   }
 
