@@ -552,8 +552,8 @@ struct HardeningSecondPassTests {
   @Test(arguments: [
     ("all onboarding", "every screen is of kind onboarding"),
     ("huge window", "is not a time of the log"), ("1 ms timeout", "must be at least 1m"),
-    ("reversed window", "empty or reversed"),
-    ("window outside the log", "falls inside the map's window"),
+    ("reversed window", "the window is reversed"),
+    ("window outside the log", "falls inside the window"),
   ])
   func fitterMistakesAreNamed(what: String, message: String) throws {
     let map = try Self.map { object in
@@ -574,6 +574,87 @@ struct HardeningSecondPassTests {
     #expect(result.status == 2, "\(what): \(result.stderr)")
     #expect(result.stderr.contains(message), "\(what): \(result.stderr)")
     #expect(!result.stderr.contains("this is a bug"))
+  }
+
+  /// Class 10's last message: every way the window and the log's files can give no screen
+  /// view has its own message, naming the file, the map's key and the fix; none is "check the
+  /// map's format", which was all of them.
+  @Test(arguments: [
+    "empty window", "reversed window", "window outside the log", "window over no screen view",
+    "a folder as the log", "a run's folder as the log", "a run's folder as the map",
+    "a missing map", "an empty log", "a header alone", "a policy no row has",
+  ])
+  func everyWayToGetNoScreenViewIsNamed(what: String) throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    var log = Self.log
+    var map = Self.map
+    var expected: [String]
+    func mapWith(_ edit: (inout [String: Any]) -> Void) throws -> String {
+      let edited = try Self.map(edit)
+      let moved = base.appendingPathComponent("map-\(what.count).json").path
+      try FileManager.default.moveItem(atPath: edited, toPath: moved)
+      return moved
+    }
+    func write(_ text: String, _ name: String) throws -> String {
+      let url = base.appendingPathComponent(name)
+      try Self.write(text, url)
+      return url.path
+    }
+    switch what {
+    case "empty window":
+      map = try mapWith { $0["window"] = ["start": 1_714_600_000, "end": 1_714_600_000] }
+      expected = [map, "$.window", "the window is empty", "give an end after the start"]
+    case "reversed window":
+      map = try mapWith { $0["window"] = ["start": 1_714_700_000, "end": 1_714_600_000] }
+      expected = [map, "$.window", "the window is reversed", "swap start and end"]
+    case "window outside the log":
+      map = try mapWith { $0["window"] = ["start": 1, "end": 100] }
+      expected = [
+        map, "$.window", "none of the 1467 events of \(log) falls inside the window (1 to 100)",
+        "move the window over the log or drop it",
+      ]
+    case "window over no screen view":
+      log = try write(
+        "user_id,timestamp,screen,event\nu1,1000,home,screen_view\nu1,1010,home,background\n"
+          + "u2,5000,home,background\n", "backgrounds.csv")
+      map = try mapWith { $0["window"] = ["start": 4000, "end": 6000] }
+      expected = [map, "$.window", "no screen view of", "the 1 inside are not screen views"]
+    case "a folder as the log":
+      log = base.path
+      expected = [base.path, "is a folder, not a log; name the log file itself"]
+    case "a run's folder as the log":
+      log = base.path
+      let inside = try write("replication,user\n", "events.csv")
+      expected = ["is a folder, not a log", "('\(inside)': a run's events log)"]
+    case "a run's folder as the map":
+      let inside = try write("{}", "events-map.json")
+      map = base.path
+      expected = ["is a folder, not a map", "('\(inside)': the map of a run's events log)"]
+    case "a missing map":
+      map = base.appendingPathComponent("nothere.json").path
+      expected = [map, "no such map file", "events-map.json"]
+    case "an empty log":
+      log = try write("", "empty.csv")
+      expected = [log, "the log is empty (no line)"]
+    case "a header alone":
+      log = try write("user_id,timestamp,screen,event\n", "header.csv")
+      expected = [log, "holds only its header row"]
+    default:
+      log = try Self.log { $0 + ["storekit-auto"] }
+      let text = try String(contentsOfFile: log, encoding: .utf8)
+      log = try write(
+        text.replacingOccurrences(
+          of: "screen,event\n", with: "screen,event,policy\n"), "p.csv")
+      map = try mapWith { $0["policy"] = "nope" }
+      expected = [map, "$.policy", "has the policy 'nope'", "are of 'storekit-auto'"]
+    }
+    let result = try Self.fit(log, map)
+    #expect(result.status == 2, "\(what): \(result.stderr)")
+    for fragment in expected {
+      #expect(result.stderr.contains(fragment), "\(what): \(fragment): \(result.stderr)")
+    }
+    #expect(!result.stderr.contains("check the map's format"), "\(what): \(result.stderr)")
   }
 
   @Test func anImpossibleUTCOffsetIsNotATime() throws {
