@@ -87,7 +87,8 @@ public enum CSVField: Sendable, ExpressibleByStringLiteral {
       append(Int64(value), to: &bytes)
       return
     }
-    var text = "\(value)"
+    // `description` is the interpolation's text, made without a text output stream.
+    var text = value.description
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
