@@ -50,9 +50,10 @@ extension RunCommand {
         result = try Experiment.run(
           plan, on: world,
           makeSink: { PairSink(messages?.sink(for: $0), events?.sink(for: $0)) },
-          finishSink: { sink, _ in
+          finishSink: { sink, item in
             sink.first?.close()
             sink.second?.close()
+            events?.itemDone(item)
           },
           progress: progress)
       } else {
@@ -96,7 +97,10 @@ extension RunCommand {
     do {
       _ = try Experiment.run(
         alone, on: world, makeSink: { events.sink(for: $0) },
-        finishSink: { sink, _ in sink.close() },
+        finishSink: { sink, item in
+          sink.close()
+          events.itemDone(item)
+        },
         progress: progress.map { _ in { @Sendable report in meter.update(report, point: 1) } })
     } catch {
       meter.finish()

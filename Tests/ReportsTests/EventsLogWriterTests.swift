@@ -71,4 +71,36 @@ struct EventsLogWriterTests {
     #expect(joined == Data(Array("h1,h2\n".utf8) + contents.joined()))
     #expect(!FileManager.default.fileExists(atPath: parts.scratch), "the scratch folder is gone")
   }
+  /// Items completed out of order join in item order as soon as each one's predecessors have,
+  /// their files removed then; `finish` joins the rest, and with no item writes the header.
+  @Test func itemsJoinAsTheyCompleteInItemOrder() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("item-join-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let parts = try _ItemFiles(folder: folder, name: "joined.csv", header: "h")
+    for item in 0..<5 {
+      let file = try #require(parts.open(item))
+      fputs("row \(item)\n", file)
+      fclose(file)
+    }
+    func exists(_ item: Int) -> Bool {
+      FileManager.default.fileExists(atPath: parts.partPath(item))
+    }
+    parts.itemDone(3)
+    parts.itemDone(1)
+    #expect(exists(0) && exists(1) && exists(3), "item 0 is not complete: nothing joins")
+    parts.itemDone(0)
+    #expect(!exists(0) && !exists(1), "0 and 1 joined and removed")
+    #expect(exists(2) && exists(3), "2 is not complete: 3 waits")
+    #expect(
+      try String(contentsOfFile: parts.joinedPath, encoding: .utf8) == "h\nrow 0\nrow 1\n")
+    try parts.finish(itemCount: 5)
+    #expect(
+      try String(contentsOfFile: folder + "/joined.csv", encoding: .utf8)
+        == "h\nrow 0\nrow 1\nrow 2\nrow 3\nrow 4\n")
+    let none = try _ItemFiles(folder: folder, name: "none.csv", header: "h")
+    try none.finish(itemCount: 0)
+    #expect(try String(contentsOfFile: folder + "/none.csv", encoding: .utf8) == "h\n")
+  }
 }

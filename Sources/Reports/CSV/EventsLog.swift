@@ -49,6 +49,10 @@ public final class EventsLog: Sendable {
     Sink(log: self, file: item >= 0 ? parts.open(item) : nil)
   }
 
+  /// Work item `item`'s sink is closed: its rows join the file now if every earlier item's
+  /// have (``_ItemFiles/itemDone(_:)``), so the join overlaps the run. Optional.
+  public func itemDone(_ item: Int) { parts.itemDone(item) }
+
   /// Joins the item files, in order, into `events.csv` and removes the scratch folder.
   public func finish(itemCount: Int) throws(OutputError) {
     try parts.finish(itemCount: itemCount)
