@@ -41,7 +41,7 @@ enum FitCommand {
     // The file-output rule, checked before any work: a regular file or nothing, never an input.
     if let givenOut { try OutputFolder.checkFileOutput(givenOut, option: "--out", inputs: inputs) }
     let map = try FitMap.load(contentsOf: mapPath)
-    let result = try ScenarioFit.fit(files: parsed.positionals, map: map)
+    let result = try ScenarioFit.fit(files: parsed.positionals, map: map, mapFile: mapPath)
     let outPath = givenOut ?? "results/fit-\(result.scenario.name)/scenario.json"
     try OutputFolder.checkFileOutput(outPath, option: "--out", inputs: inputs)
     let folderPath = OutputFolder.parent(of: outPath)

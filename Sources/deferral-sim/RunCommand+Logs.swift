@@ -5,36 +5,60 @@ import Reports
 import Simulation
 
 extension RunCommand {
+  /// Which policies' rows `events.csv` holds: `--events-log-policy NAME`, `all`, or by default
+  /// the run's baseline (always among the run's policies; StoreKit's default `storekit-auto`
+  /// unless `--baseline` or the scenario names another): a real app's analytics come from the
+  /// app as it ships, and `fit` reads one policy's rows.
+  enum EventsLogPolicies: Equatable {
+    /// One policy: its index among the run's policies.
+    case one(Int)
+    /// Every policy's rows (`--events-log-policy all`): as many rows as policies, and the run
+    /// records every policy's branch (no shared groups), so it is several times slower.
+    case every
+  }
+
+  /// The word `--events-log-policy` takes for every policy's rows.
+  static let everyPolicyWord = "all"
+
   /// Runs the engine with the logs the command line asks for (`--messages-log`,
-  /// `--events-log`) streamed into the output folder's staged files; with `--events-log` also writes
-  /// `events-map.json`, the map `deferral-sim fit` needs to fit `events.csv` back.
+  /// `--events-log`) streamed into the output folder's staged files; with `--events-log` also
+  /// writes `events-map.json`, the map `deferral-sim fit` needs to fit `events.csv` back.
+  ///
+  /// One policy's events log is a second pass of that policy alone, after the run: a policy's
+  /// life is the same simulated alone or beside others (common random numbers; its own policy
+  /// stream), so its rows are those a run of every policy records for it, while the run itself
+  /// keeps its shared branches and the log costs one policy's simulation and its rows. `all`
+  /// records every policy in the run itself, as `--messages-log` does.
   static func runWithLogs(
     _ parsed: ParsedArguments, world: CompiledScenario, scenario: Scenario, plan: RunPlan,
     folder: OutputFolder, meter: ProgressMeter, progress: (@Sendable (RunProgress) -> Void)?
   ) throws -> RunResult {
-    let messages: MessageLog?
-    let events: EventsLog?
-    messages =
+    let logsEvents = parsed.flag(eventsLog)
+    let chosen = try eventsLogPolicies(parsed, scenario: scenario)
+    let inRun = logsEvents && chosen == .every
+    let messages =
       parsed.flag(messagesLog)
       ? try MessageLog(
         folder: folder.writingPath, scenario: scenario, policies: scenario.policies) : nil
-    let only = try eventsLogPolicyIndex(parsed, scenario: scenario)
-    events =
-      parsed.flag(eventsLog)
-      ? try EventsLog(
-        folder: folder.writingPath, scenario: scenario, policies: scenario.policies,
-        onlyPolicy: only)
+    let events =
+      inRun
+      ? try EventsLog(folder: folder.writingPath, scenario: scenario, policies: scenario.policies)
       : nil
     let result: RunResult
     do {
-      result = try Experiment.run(
-        plan, on: world,
-        makeSink: { PairSink(messages?.sink(for: $0), events?.sink(for: $0)) },
-        finishSink: { sink, _ in
-          sink.first?.close()
-          sink.second?.close()
-        },
-        progress: progress)
+      if messages != nil || events != nil {
+        result = try Experiment.run(
+          plan, on: world,
+          makeSink: { PairSink(messages?.sink(for: $0), events?.sink(for: $0)) },
+          finishSink: { sink, item in
+            sink.first?.close()
+            sink.second?.close()
+            events?.itemDone(item)
+          },
+          progress: progress)
+      } else {
+        result = try Experiment.run(plan, on: world, progress: progress)
+      }
     } catch {
       meter.finish()
       messages?.discard()
@@ -43,31 +67,82 @@ extension RunCommand {
     }
     try messages?.finish(itemCount: Experiment.itemCount(plan))
     try events?.finish(itemCount: Experiment.itemCount(plan))
-    if events != nil {
-      let map = FitMap.forEventsLog(
-        of: scenario, policy: scenario.policies[only ?? 0].name)
-      try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
+    guard logsEvents else { return result }
+    let mapped: Int
+    switch chosen {
+    case .one(let index):
+      try logOnePolicy(
+        index, world: world, scenario: scenario, plan: plan, folder: folder, meter: meter,
+        progress: progress)
+      mapped = index
+    case .every:
+      mapped = baselineIndex(scenario)
     }
+    let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[mapped].name)
+    try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
     return result
   }
 
-  /// The policy `--events-log-policy` names, as its index among the run's policies; `nil`
-  /// when not given (every policy's rows).
-  static func eventsLogPolicyIndex(
+  /// Writes `events.csv` of policy `index` alone: the plan's users, replications, seed, jobs
+  /// and work items, that policy only (its rows byte for byte those of a run of every policy).
+  static func logOnePolicy(
+    _ index: Int, world: CompiledScenario, scenario: Scenario, plan: RunPlan,
+    folder: OutputFolder, meter: ProgressMeter, progress: (@Sendable (RunProgress) -> Void)?
+  ) throws {
+    var alone = plan
+    alone.policies = [plan.policies[index]]
+    alone.baseline = plan.policies[index].name
+    let events = try EventsLog(
+      folder: folder.writingPath, scenario: scenario, policies: alone.policies)
+    do {
+      _ = try Experiment.run(
+        alone, on: world, makeSink: { events.sink(for: $0) },
+        finishSink: { sink, item in
+          sink.close()
+          events.itemDone(item)
+        },
+        progress: progress.map { _ in { @Sendable report in meter.update(report, point: 1) } })
+    } catch {
+      meter.finish()
+      events.discard()
+      throw error
+    }
+    try events.finish(itemCount: Experiment.itemCount(alone))
+  }
+
+  /// The index of the run's baseline among its policies (the baseline rule keeps it there).
+  static func baselineIndex(_ scenario: Scenario) -> Int {
+    scenario.policies.firstIndex { $0.name == scenario.baseline } ?? 0
+  }
+
+  /// The policies `--events-log-policy` chooses (``EventsLogPolicies``): the named one, every
+  /// one for `all`, the baseline when not given.
+  static func eventsLogPolicies(
     _ parsed: ParsedArguments, scenario: Scenario
-  ) throws -> Int? {
-    guard let name = try parsed.value(eventsLogPolicy) else { return nil }
+  ) throws -> EventsLogPolicies {
+    guard let name = try parsed.value(eventsLogPolicy) else {
+      return .one(baselineIndex(scenario))
+    }
     guard parsed.flag(eventsLog) else {
       throw UsageError(
         message: "'--events-log-policy' chooses the policy of '--events-log'; give both",
         command: "run")
     }
+    if name == everyPolicyWord { return .every }
     guard let index = scenario.policies.firstIndex(where: { $0.name == name }) else {
       throw UsageError(
         message: "'--events-log-policy \(name)' is not one of the run's policies ("
-          + scenario.policies.map(\.name).joined(separator: ", ") + ")",
+          + scenario.policies.map(\.name).joined(separator: ", ") + ") nor '"
+          + everyPolicyWord + "' (every policy's rows)",
         command: "run")
     }
-    return index
+    return .one(index)
+  }
+
+  /// Whether the run makes a second pass for one policy's events log (two points on the
+  /// progress line).
+  static func logsOnePolicyAfter(_ parsed: ParsedArguments, scenario: Scenario) -> Bool {
+    guard parsed.flag(eventsLog) else { return false }
+    return (try? eventsLogPolicies(parsed, scenario: scenario)) != .every
   }
 }

@@ -6,11 +6,12 @@ extension RunCommand {
   static let messagesLog = Flag(
     "messages-log", "Also write messages.csv, one row per message.")
   static let eventsLog = Flag(
-    "events-log", "Also write events.csv (screen views, for 'fit') and events-map.json.")
+    "events-log",
+    "Also write events.csv (one policy's screen views, for 'fit') and events-map.json.")
   static let eventsLogPolicy = Option.text(
     "events-log-policy", "name",
-    "With --events-log: write only this policy's rows (what 'fit' reads; default: every "
-      + "policy's).")
+    "With --events-log: the policy whose rows are written (default: the baseline; 'all': "
+      + "every policy's, one file as large per policy and a slower run).")
   static let format = Option.choice(
     "format", ["table", "csv", "json"],
     "What goes to standard output: the table (default), or summary.csv as CSV or JSON.")

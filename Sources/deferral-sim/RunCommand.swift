@@ -82,7 +82,7 @@ enum RunCommand {
         message: "'--\(log.spec.name)' cannot be combined with '--shard'; run the log unsharded",
         command: "run")
     }
-    _ = try eventsLogPolicyIndex(parsed, scenario: scenario)
+    _ = try eventsLogPolicies(parsed, scenario: scenario)
     let format = try parsed.value(Self.format) ?? "table"
     let written = try OutputOptions(parsed, defaultFolder: "results/\(scenario.name)")
     let outPath = written.folder
@@ -90,7 +90,10 @@ enum RunCommand {
 
     let started = Date()
     let showProgress = output.errorIsTerminal && !written.quiet
-    let meter = ProgressMeter(enabled: showProgress, output: output)
+    // One policy's events log is a second pass after the run (``runWithLogs``).
+    let meter = ProgressMeter(
+      enabled: showProgress, points: logsOnePolicyAfter(parsed, scenario: scenario) ? 2 : 1,
+      pointName: "pass", output: output)
     var progress: (@Sendable (RunProgress) -> Void)?
     if showProgress {
       progress = { @Sendable report in meter.update(report) }

@@ -397,21 +397,72 @@ struct HardeningSecondPassTests {
 
   // MARK: Class 11: the events log
 
-  @Test func theEventsLogCanHoldOnePolicy() throws {
-    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("events")
-    let result = try Self.run(
-      out.path, extra: ["--events-log", "--events-log-policy", "deadline-aware"])
+  /// The rows of `events.csv` in `folder` (without the header), and the distinct values of
+  /// their policy column.
+  static func eventRows(_ folder: URL) throws -> (rows: [Substring], policies: Set<Substring>) {
+    let text = try String(contentsOf: folder.appendingPathComponent("events.csv"), encoding: .utf8)
+    let rows = Array(text.split(separator: "\n").dropFirst())
+    return (rows, Set(rows.map { $0.split(separator: ",")[2] }))
+  }
+
+  /// By default one policy's rows, the baseline's (`fit` reads one policy; every policy's was
+  /// 12 times the file), with the map reading it; `--baseline` moves the default.
+  @Test func theEventsLogHoldsTheBaselinesRowsByDefault() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let out = base.appendingPathComponent("default")
+    let result = try Self.run(out.path, extra: ["--events-log"])
     #expect(result.status == 0, "\(result.stderr)")
-    let rows = try String(contentsOf: out.appendingPathComponent("events.csv"), encoding: .utf8)
-      .split(separator: "\n").dropFirst()
-    #expect(!rows.isEmpty)
-    #expect(rows.allSatisfy { $0.split(separator: ",")[2] == "deadline-aware" })
+    let logged = try Self.eventRows(out)
+    #expect(!logged.rows.isEmpty)
+    #expect(logged.policies == ["storekit-auto"])
     let map = try String(contentsOf: out.appendingPathComponent("events-map.json"), encoding: .utf8)
-    #expect(map.contains(#""policy": "deadline-aware""#), "\(map)")
+    #expect(map.contains(#""policy": "storekit-auto""#), "\(map)")
+    let moved = base.appendingPathComponent("moved")
+    let other = try Self.run(moved.path, extra: ["--events-log", "--baseline", "never"])
+    #expect(other.status == 0, "\(other.stderr)")
+    #expect(try Self.eventRows(moved).policies == ["never"])
+  }
+
+  /// One policy's log is a pass of that policy alone: its rows are byte for byte those of the
+  /// same policy in `--events-log-policy all`, which logs every policy in the run, and the
+  /// run's own files do not change with the log.
+  @Test func onePolicysRowsAreThoseOfEveryPolicysLog() throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    let every = base.appendingPathComponent("every")
+    let all = try Self.run(every.path, extra: ["--events-log", "--events-log-policy", "all"])
+    #expect(all.status == 0, "\(all.stderr)")
+    let allRows = try Self.eventRows(every)
+    #expect(allRows.policies.count == 12, "every preset: \(allRows.policies)")
+    let plain = base.appendingPathComponent("plain")
+    #expect(try Self.run(plain.path).status == 0)
+    for policy in ["storekit-auto", "deadline-aware"] {
+      let one = base.appendingPathComponent(policy)
+      let result = try Self.run(
+        one.path, extra: ["--events-log", "--events-log-policy", policy, "--jobs", "1"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let rows = try Self.eventRows(one).rows
+      #expect(!rows.isEmpty)
+      #expect(rows == allRows.rows.filter { $0.split(separator: ",")[2] == policy }, "\(policy)")
+      for file in ["summary.csv", "paired.csv", "by-screen.csv", "replications.csv"] {
+        #expect(
+          try Data(contentsOf: one.appendingPathComponent(file))
+            == Data(contentsOf: plain.appendingPathComponent(file)), "\(policy): \(file)")
+      }
+    }
+    let map = try String(
+      contentsOf: every.appendingPathComponent("events-map.json"), encoding: .utf8)
+    #expect(map.contains(#""policy": "storekit-auto""#), "all: the map reads the baseline")
+  }
+
+  @Test func anUnknownEventsLogPolicyNamesTheChoices() throws {
+    let out = RunEndToEndTests.temporaryFolder().appendingPathComponent("events")
     let unknown = try Self.run(
       out.path, extra: ["--events-log", "--events-log-policy", "nope"])
     #expect(unknown.status == 2)
     #expect(unknown.stderr.contains("not one of the run's policies"), "\(unknown.stderr)")
+    #expect(unknown.stderr.contains("nor 'all'"), "\(unknown.stderr)")
+    let help = try ToolRunner.run(["run", "--help"])
+    #expect(help.stdout.contains("default: the baseline; 'all'"), "\(help.stdout)")
   }
 
   // MARK: Classes 5 and 6: fit's degenerate logs, names and the fitter's bugs
@@ -501,8 +552,8 @@ struct HardeningSecondPassTests {
   @Test(arguments: [
     ("all onboarding", "every screen is of kind onboarding"),
     ("huge window", "is not a time of the log"), ("1 ms timeout", "must be at least 1m"),
-    ("reversed window", "empty or reversed"),
-    ("window outside the log", "falls inside the map's window"),
+    ("reversed window", "the window is reversed"),
+    ("window outside the log", "falls inside the window"),
   ])
   func fitterMistakesAreNamed(what: String, message: String) throws {
     let map = try Self.map { object in
@@ -523,6 +574,87 @@ struct HardeningSecondPassTests {
     #expect(result.status == 2, "\(what): \(result.stderr)")
     #expect(result.stderr.contains(message), "\(what): \(result.stderr)")
     #expect(!result.stderr.contains("this is a bug"))
+  }
+
+  /// Class 10's last message: every way the window and the log's files can give no screen
+  /// view has its own message, naming the file, the map's key and the fix; none is "check the
+  /// map's format", which was all of them.
+  @Test(arguments: [
+    "empty window", "reversed window", "window outside the log", "window over no screen view",
+    "a folder as the log", "a run's folder as the log", "a run's folder as the map",
+    "a missing map", "an empty log", "a header alone", "a policy no row has",
+  ])
+  func everyWayToGetNoScreenViewIsNamed(what: String) throws {
+    let base = RunEndToEndTests.temporaryFolder()
+    try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    var log = Self.log
+    var map = Self.map
+    var expected: [String]
+    func mapWith(_ edit: (inout [String: Any]) -> Void) throws -> String {
+      let edited = try Self.map(edit)
+      let moved = base.appendingPathComponent("map-\(what.count).json").path
+      try FileManager.default.moveItem(atPath: edited, toPath: moved)
+      return moved
+    }
+    func write(_ text: String, _ name: String) throws -> String {
+      let url = base.appendingPathComponent(name)
+      try Self.write(text, url)
+      return url.path
+    }
+    switch what {
+    case "empty window":
+      map = try mapWith { $0["window"] = ["start": 1_714_600_000, "end": 1_714_600_000] }
+      expected = [map, "$.window", "the window is empty", "give an end after the start"]
+    case "reversed window":
+      map = try mapWith { $0["window"] = ["start": 1_714_700_000, "end": 1_714_600_000] }
+      expected = [map, "$.window", "the window is reversed", "swap start and end"]
+    case "window outside the log":
+      map = try mapWith { $0["window"] = ["start": 1, "end": 100] }
+      expected = [
+        map, "$.window", "none of the 1467 events of \(log) falls inside the window (1 to 100)",
+        "move the window over the log or drop it",
+      ]
+    case "window over no screen view":
+      log = try write(
+        "user_id,timestamp,screen,event\nu1,1000,home,screen_view\nu1,1010,home,background\n"
+          + "u2,5000,home,background\n", "backgrounds.csv")
+      map = try mapWith { $0["window"] = ["start": 4000, "end": 6000] }
+      expected = [map, "$.window", "no screen view of", "the 1 inside are not screen views"]
+    case "a folder as the log":
+      log = base.path
+      expected = [base.path, "is a folder, not a log; name the log file itself"]
+    case "a run's folder as the log":
+      log = base.path
+      let inside = try write("replication,user\n", "events.csv")
+      expected = ["is a folder, not a log", "('\(inside)': a run's events log)"]
+    case "a run's folder as the map":
+      let inside = try write("{}", "events-map.json")
+      map = base.path
+      expected = ["is a folder, not a map", "('\(inside)': the map of a run's events log)"]
+    case "a missing map":
+      map = base.appendingPathComponent("nothere.json").path
+      expected = [map, "no such map file", "events-map.json"]
+    case "an empty log":
+      log = try write("", "empty.csv")
+      expected = [log, "the log is empty (no line)"]
+    case "a header alone":
+      log = try write("user_id,timestamp,screen,event\n", "header.csv")
+      expected = [log, "holds only its header row"]
+    default:
+      log = try Self.log { $0 + ["storekit-auto"] }
+      let text = try String(contentsOfFile: log, encoding: .utf8)
+      log = try write(
+        text.replacingOccurrences(
+          of: "screen,event\n", with: "screen,event,policy\n"), "p.csv")
+      map = try mapWith { $0["policy"] = "nope" }
+      expected = [map, "$.policy", "has the policy 'nope'", "are of 'storekit-auto'"]
+    }
+    let result = try Self.fit(log, map)
+    #expect(result.status == 2, "\(what): \(result.stderr)")
+    for fragment in expected {
+      #expect(result.stderr.contains(fragment), "\(what): \(fragment): \(result.stderr)")
+    }
+    #expect(!result.stderr.contains("check the map's format"), "\(what): \(result.stderr)")
   }
 
   @Test func anImpossibleUTCOffsetIsNotATime() throws {

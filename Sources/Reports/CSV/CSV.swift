@@ -78,4 +78,31 @@ public enum CSVField: Sendable, ExpressibleByStringLiteral {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return "\(value)"
   }
+
+  /// Appends ``format(_:)``'s text of `value` to `bytes` (UTF-8), the integer case without
+  /// making a `String`: for logs of millions of rows.
+  public static func append(_ value: Double, to bytes: inout [UInt8]) {
+    guard value.isFinite else { return }
+    if value == value.rounded(), abs(value) < 1e15 {
+      append(Int64(value), to: &bytes)
+      return
+    }
+    // `description` is the interpolation's text, made without a text output stream.
+    var text = value.description
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// Appends the decimal digits of `value` (a `-` first when negative) to `bytes`: the text
+  /// of `String(value)`.
+  public static func append(_ value: Int64, to bytes: inout [UInt8]) {
+    // The magnitude as unsigned: `Int64.min` has no positive counterpart.
+    var magnitude = value.magnitude
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
+  }
 }

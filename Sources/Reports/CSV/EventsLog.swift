@@ -12,6 +12,9 @@ import Simulation
 /// app left the foreground, on the screen it left). A warm resume logs a `screen_view` of the
 /// screen the user returns to (its dwell starts afresh), as a cold launch logs the splash.
 ///
+/// Holds the rows of the policies it is given (`run` gives it one, the baseline by default, in
+/// a pass of that policy alone; `--events-log-policy all` every policy of the run).
+///
 /// Streamed like `messages.csv` (``MessageLog``): each work item writes a file of its own and
 /// the files are joined in item order, so the file is the same whatever `--jobs`. What it
 /// does not hold: sheets, messages and the policy's decisions (`messages.csv` has messages).
@@ -20,9 +23,10 @@ public final class EventsLog: Sendable {
   public static let fileName = "events.csv"
 
   let parts: _ItemFiles
-  let policyNames: [String]
-  let screenNames: [String]
-  let screenKinds: [String]
+  /// Each policy's, screen's and kind's CSV field as UTF-8, ready to copy into a row.
+  let policyNames: [[UInt8]]
+  let screenNames: [[UInt8]]
+  let screenKinds: [[UInt8]]
 
   /// The one policy whose rows are written (its index in `policies`), or `nil` for every
   /// policy's.
@@ -35,15 +39,19 @@ public final class EventsLog: Sendable {
   ) throws(OutputError) {
     self.onlyPolicy = onlyPolicy
     parts = try _ItemFiles(folder: folder, name: Self.fileName, header: Self.header)
-    policyNames = policies.map { CSVTable.escape($0.name) }
-    screenNames = scenario.screens.map { CSVTable.escape($0.name) }
-    screenKinds = scenario.screens.map(\.kind.rawValue)
+    policyNames = policies.map { Array(CSVTable.escape($0.name).utf8) }
+    screenNames = scenario.screens.map { Array(CSVTable.escape($0.name).utf8) }
+    screenKinds = scenario.screens.map { Array($0.kind.rawValue.utf8) }
   }
 
   /// The sink for work item `item` (item -1: a placeholder that writes nothing).
   public func sink(for item: Int) -> Sink {
     Sink(log: self, file: item >= 0 ? parts.open(item) : nil)
   }
+
+  /// Work item `item`'s sink is closed: its rows join the file now if every earlier item's
+  /// have (``_ItemFiles/itemDone(_:)``), so the join overlaps the run. Optional.
+  public func itemDone(_ item: Int) { parts.itemDone(item) }
 
   /// Joins the item files, in order, into `events.csv` and removes the scratch folder.
   public func finish(itemCount: Int) throws(OutputError) {
@@ -53,24 +61,40 @@ public final class EventsLog: Sendable {
   /// Removes the scratch folder (after a failure).
   public func discard() { parts.discard() }
 
-  /// Writes the rows of one work item.
+  /// Writes the rows of one work item: each row's bytes made in a buffer of its own (no
+  /// `String` per row) and written in blocks of ``Sink/blockSize`` bytes, not a write per row.
   public struct Sink: SimulationSink, @unchecked Sendable {
+    /// The bytes gathered before a write (a row is well under 1 KiB).
+    static let blockSize = 1 << 18
+
     let log: EventsLog
     let file: UnsafeMutablePointer<FILE>?
-    var prefix = ""
-    var policy = ""
+    /// `replication,user,policy,` of the current life.
+    var prefix: [UInt8] = []
     var session = 0
-    var line = ""
+    /// Rows not written yet.
+    var buffer: [UInt8] = []
     /// Whether the current life's rows are written (``EventsLog/onlyPolicy``).
     var writes = true
+
+    init(log: EventsLog, file: UnsafeMutablePointer<FILE>?) {
+      self.log = log
+      self.file = file
+      if file != nil { buffer.reserveCapacity(Self.blockSize + 1024) }
+    }
 
     public static var recordsSteps: Bool { false }
     public static var recordsOutcomes: Bool { false }
     public static var recordsJourney: Bool { true }
 
     public mutating func begin(replication: Int, user: Int, policy: Int) {
-      prefix = "\(replication),\(user),"
-      self.policy = log.policyNames[policy]
+      prefix.removeAll(keepingCapacity: true)
+      CSVField.append(Int64(replication), to: &prefix)
+      prefix.append(UInt8(ascii: ","))
+      CSVField.append(Int64(user), to: &prefix)
+      prefix.append(UInt8(ascii: ","))
+      prefix.append(contentsOf: log.policyNames[policy])
+      prefix.append(UInt8(ascii: ","))
       writes = log.onlyPolicy.map { $0 == policy } ?? true
       session = 0
     }
@@ -80,34 +104,45 @@ public final class EventsLog: Sendable {
       case .coldLaunch: session += 1
       case .warmResume:
         session += 1
-        write(step, event: "screen_view")
-      case .screenAppeared: write(step, event: "screen_view")
-      case .background: write(step, event: "background")
+        write(step, event: Self.screenView)
+      case .screenAppeared: write(step, event: Self.screenView)
+      case .background: write(step, event: Self.background)
       default: break
       }
     }
 
-    mutating func write(_ step: TraceStep, event: String) {
-      guard writes, let file, step.screen >= 0 else { return }
-      line.removeAll(keepingCapacity: true)
-      line += prefix
-      line += policy
-      line += ","
-      line += CSVField.format(step.time)
-      line += ","
-      line += log.screenNames[step.screen]
-      line += ","
-      line += log.screenKinds[step.screen]
-      line += ",\(session),\(event)\n"
-      fputs(line, file)
+    static let screenView = Array(",screen_view\n".utf8)
+    static let background = Array(",background\n".utf8)
+
+    /// Appends the row `replication,user,policy,timestamp,screen,kind,session,event`.
+    mutating func write(_ step: TraceStep, event: [UInt8]) {
+      guard writes, file != nil, step.screen >= 0 else { return }
+      buffer.append(contentsOf: prefix)
+      CSVField.append(step.time, to: &buffer)
+      buffer.append(UInt8(ascii: ","))
+      buffer.append(contentsOf: log.screenNames[step.screen])
+      buffer.append(UInt8(ascii: ","))
+      buffer.append(contentsOf: log.screenKinds[step.screen])
+      buffer.append(UInt8(ascii: ","))
+      CSVField.append(Int64(session), to: &buffer)
+      buffer.append(contentsOf: event)
+      if buffer.count >= Self.blockSize { flush() }
+    }
+
+    /// Writes the rows gathered so far.
+    mutating func flush() {
+      guard let file, !buffer.isEmpty else { return }
+      _ = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+      buffer.removeAll(keepingCapacity: true)
     }
 
     public mutating func outcome(
       _ outcome: MessageOutcome, policy: Int, replication: Int, user: Int
     ) {}
 
-    /// Closes the item's file.
-    public func close() {
+    /// Writes what is left and closes the item's file.
+    public mutating func close() {
+      flush()
       if let file { fclose(file) }
     }
   }

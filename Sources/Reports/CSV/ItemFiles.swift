@@ -7,6 +7,7 @@ struct _ItemFiles: Sendable {
   let name: String
   let header: String
   let scratch: String
+  let joiner = _ItemJoiner()
 
   init(folder: String, name: String, header: String) throws(OutputError) {
     self.folder = folder
@@ -26,37 +27,130 @@ struct _ItemFiles: Sendable {
 
   func open(_ item: Int) -> UnsafeMutablePointer<FILE>? { fopen(partPath(item), "w") }
 
+  /// The joined file while it grows, inside the scratch folder (``discard()`` removes it).
+  var joinedPath: String { (scratch as NSString).appendingPathComponent("joined") }
+
+  /// Item `item`'s file is complete (closed): it and every complete one after it in item
+  /// order are appended to the joined file and removed now, while their pages are still in
+  /// memory, so a log of gigabytes is not written to disk twice and the join overlaps the
+  /// items still running. Optional: ``finish(itemCount:)`` joins whatever is left.
+  func itemDone(_ item: Int) {
+    joiner.lock.lock()
+    defer { joiner.lock.unlock() }
+    joiner.done.insert(item)
+    appendReady()
+  }
+
+  /// Appends the complete items that come next in order (the joiner's lock held).
+  func appendReady() {
+    while joiner.failure == 0, joiner.done.contains(joiner.next) {
+      if joiner.output == nil {
+        guard let output = fopen(joinedPath, "w") else {
+          joiner.failure = errno
+          return
+        }
+        joiner.output = output
+        guard fputs(header + "\n", output) >= 0, fflush(output) == 0 else {
+          joiner.failure = errno == 0 ? EIO : errno
+          return
+        }
+      }
+      let path = partPath(joiner.next)
+      guard let input = fopen(path, "r") else {
+        joiner.failure = errno
+        return
+      }
+      let appended = Self.append(input, to: joiner.output!, buffer: &joiner.buffer)
+      fclose(input)
+      guard appended else {
+        joiner.failure = errno == 0 ? EIO : errno
+        return
+      }
+      unlink(path)
+      joiner.done.remove(joiner.next)
+      joiner.next += 1
+    }
+  }
+
   func finish(itemCount: Int) throws(OutputError) {
     let final = (folder as NSString).appendingPathComponent(name)
-    let temporary = (folder as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
-    guard let output = fopen(temporary, "w") else {
-      throw OutputError(message: "cannot write '\(temporary)': \(String(cString: strerror(errno)))")
-    }
-    var ok = fputs(header + "\n", output) >= 0
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    for item in 0..<itemCount where ok {
-      guard let input = fopen(partPath(item), "r") else {
-        ok = false
-        break
+    joiner.lock.lock()
+    // Every item is complete now: join those not joined yet.
+    for item in joiner.next..<max(joiner.next, itemCount) { joiner.done.insert(item) }
+    appendReady()
+    if joiner.failure == 0, joiner.output == nil, itemCount == 0 {
+      // No item: the header alone.
+      joiner.output = fopen(joinedPath, "w")
+      if let output = joiner.output {
+        if fputs(header + "\n", output) < 0 { joiner.failure = errno == 0 ? EIO : errno }
+      } else {
+        joiner.failure = errno
       }
-      while true {
-        let read = fread(&buffer, 1, buffer.count, input)
-        if read == 0 { break }
-        if fwrite(buffer, 1, read, output) != read { ok = false }
-      }
-      fclose(input)
     }
-    ok = fclose(output) == 0 && ok
-    if ok, rename(temporary, final) != 0 { ok = false }
-    let code = errno
+    var code = joiner.failure
+    if let output = joiner.output, fclose(output) != 0, code == 0 { code = errno }
+    joiner.output = nil
+    joiner.lock.unlock()
+    if code == 0, rename(joinedPath, final) != 0 { code = errno }
     discard()
-    if !ok {
-      unlink(temporary)
+    if code != 0 {
       throw OutputError(message: "cannot write '\(final)': \(String(cString: strerror(code)))")
+    }
+  }
+
+  /// Copies the rest of `input` to the end of `output` (whose buffer is empty): by
+  /// `sendfile`, inside the kernel (a log of gigabytes is not copied through this process
+  /// twice), else by reads and writes through `buffer`. Returns whether every byte was written.
+  static func append(
+    _ input: UnsafeMutablePointer<FILE>, to output: UnsafeMutablePointer<FILE>,
+    buffer: inout [UInt8]
+  ) -> Bool {
+    let source = fileno(input)
+    let target = fileno(output)
+    #if os(Linux)
+      var info = stat()
+      if fstat(source, &info) == 0 {
+        var left = Int(info.st_size)
+        while left > 0 {
+          let sent = sendfile(target, source, nil, min(left, 1 << 30))
+          if sent < 0, errno == EINTR { continue }
+          // Not supported here (or nothing sent): copy the rest through the buffer.
+          if sent <= 0 { break }
+          left -= sent
+        }
+      }
+    #endif
+    if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: 1 << 20) }
+    while true {
+      let read = buffer.withUnsafeMutableBytes { Foundation.read(source, $0.baseAddress, $0.count) }
+      if read < 0, errno == EINTR { continue }
+      if read < 0 { return false }
+      if read == 0 { return true }
+      var written = 0
+      while written < read {
+        let wrote = buffer.withUnsafeBytes {
+          Foundation.write(target, $0.baseAddress! + written, read - written)
+        }
+        if wrote < 0, errno == EINTR { continue }
+        if wrote <= 0 { return false }
+        written += wrote
+      }
     }
   }
 
   func discard() {
     try? FileManager.default.removeItem(atPath: scratch)
   }
+}
+
+/// How far ``_ItemFiles`` has joined its items: the next item to append, the complete ones
+/// waiting for an earlier one, the joined file open for appending, the first failure (an
+/// `errno`). Used under its lock only.
+final class _ItemJoiner: @unchecked Sendable {
+  let lock = NSLock()
+  var output: UnsafeMutablePointer<FILE>?
+  var next = 0
+  var done = Set<Int>()
+  var failure: Int32 = 0
+  var buffer: [UInt8] = []
 }

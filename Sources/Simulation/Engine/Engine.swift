@@ -60,6 +60,16 @@ public struct RunProgress: Sendable {
   public var events: Int
   public var replicationsDone: Int
   public var replicationsTotal: Int
+
+  public init(
+    itemsDone: Int, itemsTotal: Int, events: Int, replicationsDone: Int, replicationsTotal: Int
+  ) {
+    self.itemsDone = itemsDone
+    self.itemsTotal = itemsTotal
+    self.events = events
+    self.replicationsDone = replicationsDone
+    self.replicationsTotal = replicationsTotal
+  }
 }
 
 /// What a run produced: one ``Tally`` per (replication, policy).

@@ -10,6 +10,21 @@ extension FitMap {
 
   /// Reads and checks a map file.
   public static func load(contentsOf path: String) throws(FitInputError) -> FitMap {
+    // The map's own words for a folder or a missing file (the reader's speak of scenarios).
+    var info = stat()
+    if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR {
+      throw FitInputError(
+        file: path,
+        message: "no such map file; check the path (a run's map is events-map.json in its "
+          + "folder; the samples' are scenarios/fit-samples/*-map.json)")
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      throw FitInputError(
+        file: path,
+        message: "is a folder, not a map; name the map file itself"
+          + _LogLines.folderHint(
+            path, holding: eventsMapFileName, what: "the map of a run's events log"))
+    }
     // The bounded reader every input file goes through: a FIFO or a huge file is refused.
     let data: [UInt8]
     switch readRegularFile(path, limit: ScenarioLoader.maximumFileSize) {
@@ -202,11 +217,17 @@ extension FitMap {
         }
         if key == "start" { map.windowStart = value } else { map.windowEnd = value }
       }
-      if let start = map.windowStart, let end = map.windowEnd, start >= end {
+      if let start = map.windowStart, let end = map.windowEnd, start == end {
         throw fail(
           "$.window",
-          "the window is empty or reversed (start \(Self.number(start)) is not before end "
-            + "\(Self.number(end))); give start before end")
+          "the window is empty (start and end are both \(Self.number(start))): it holds no "
+            + "time to observe; give an end after the start, or drop the window")
+      }
+      if let start = map.windowStart, let end = map.windowEnd, start > end {
+        throw fail(
+          "$.window",
+          "the window is reversed (start \(Self.number(start)) is after end "
+            + "\(Self.number(end))); swap start and end")
       }
     }
     return map

@@ -34,6 +34,12 @@ struct _LogParser {
   var columns: _CSVColumns?
   /// Whether the file is JSON lines (decided on its first line).
   var isJSONLines: Bool?
+  /// Rows skipped by the map's `policy`, and the first few other policies they name (for
+  /// the message when no row is left).
+  var skippedByPolicy = 0
+  var otherPolicies: [String] = []
+  /// Lines that are not blank (a header included).
+  var lines = 0
 
   init(map: FitMap, file: String) {
     self.map = map
@@ -42,12 +48,21 @@ struct _LogParser {
     screenNames = map.logScreenNames
   }
 
+  /// Whether a row of `policy` is left out by the map's `policy`; counts it.
+  mutating func skips(policy: String?) -> Bool {
+    guard let wanted = map.policy, let policy, policy != wanted else { return false }
+    skippedByPolicy += 1
+    if otherPolicies.count < 6, !otherPolicies.contains(policy) { otherPolicies.append(policy) }
+    return true
+  }
+
   func error(_ line: Int, _ message: String) -> FitInputError {
     FitInputError(file: file, line: line, message: message)
   }
 
   mutating func parse(_ line: Int, _ bytes: ArraySlice<UInt8>) throws(FitInputError) -> _LogEvent? {
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+    lines += 1
     if isJSONLines == nil {
       isJSONLines = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{")
       if map.format != .generic, isJSONLines == false {

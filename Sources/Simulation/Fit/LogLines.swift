@@ -29,7 +29,10 @@ enum _LogLines {
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
     case S_IFDIR:
-      throw FitInputError(file: path, message: "is a folder, not a log; name the log file itself")
+      throw FitInputError(
+        file: path,
+        message: "is a folder, not a log; name the log file itself"
+          + folderHint(path, holding: "events.csv", what: "a run's events log"))
     default:
       // A FIFO or a device (`/dev/zero`) may never end: only a file has a size to stream.
       throw FitInputError(
@@ -81,6 +84,15 @@ enum _LogLines {
       }
     }
     if !pending.isEmpty { try emit(pending[...]) }
+  }
+
+  /// For a folder named where a file is expected: ` ('FOLDER/NAME': WHAT)` when the folder
+  /// holds a regular file `name` (the file a run writes there), else nothing.
+  static func folderHint(_ folder: String, holding name: String, what: String) -> String {
+    let inside = (folder.hasSuffix("/") ? folder : folder + "/") + name
+    var info = stat()
+    guard stat(inside, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return "" }
+    return " ('\(inside)': \(what))"
   }
 
   /// The offset of the first byte that breaks UTF-8 in `bytes`, or `nil`.

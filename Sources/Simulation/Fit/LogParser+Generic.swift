@@ -54,7 +54,7 @@ extension _LogParser {
     func text(_ column: Int?) -> String? {
       column.map { String(decoding: fields[$0], as: UTF8.self) }
     }
-    if let wanted = map.policy, let policy = text(columns.policy), policy != wanted { return nil }
+    if skips(policy: text(columns.policy)) { return nil }
     var user = text(columns.user)!
     if let replication = text(columns.replication) { user = replication + "/" + user }
     let time = try time(fields[columns.timestamp], line: line, field: "timestamp")
@@ -68,10 +68,8 @@ extension _LogParser {
   }
 
   /// The generic schema as JSON lines: `{"user_id": ..., "timestamp": ..., "screen": ...}`.
-  func genericJSON(_ node: JSONNode, line: Int) throws(FitInputError) -> _LogEvent? {
-    if let wanted = map.policy, let policy = Self.scalar(node["policy"]), policy != wanted {
-      return nil
-    }
+  mutating func genericJSON(_ node: JSONNode, line: Int) throws(FitInputError) -> _LogEvent? {
+    if skips(policy: Self.scalar(node["policy"])) { return nil }
     guard var user = Self.scalar(node["user_id"] ?? node["user"]) else {
       throw error(line, "no 'user_id'; every event needs the user it belongs to")
     }

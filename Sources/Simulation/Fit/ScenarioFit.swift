@@ -62,9 +62,12 @@ public enum ScenarioFit {
   public static let pooledCount = 5
   public static let pooledShare = 0.02
 
-  /// Reads every log (in order, streaming) and fits the scenario.
-  public static func fit(files: [String], map: FitMap) throws(FitInputError) -> FitResult {
-    let observations = try read(files: files, map: map)
+  /// Reads every log (in order, streaming) and fits the scenario. `mapFile` names the map in
+  /// messages about its keys (`$.window`, `$.policy`).
+  public static func fit(
+    files: [String], map: FitMap, mapFile: String = "the map"
+  ) throws(FitInputError) -> FitResult {
+    let observations = try read(files: files, map: map, mapFile: mapFile)
     guard observations.screenViews > 0 else {
       throw FitInputError(
         file: files.joined(separator: ", "),
@@ -96,15 +99,21 @@ public enum ScenarioFit {
         + "real timestamps, several screen views per session")
   }
 
-  /// One pass over the logs: memory bounded by the number of users, not of rows.
-  public static func read(files: [String], map: FitMap) throws(FitInputError) -> FitObservations {
+  /// One pass over the logs: memory bounded by the number of users, not of rows. A log that
+  /// gives no screen view is refused with its own reason (``noScreenViews``).
+  public static func read(
+    files: [String], map: FitMap, mapFile: String = "the map"
+  ) throws(FitInputError) -> FitObservations {
     var builder = _SessionBuilder(map: map)
     var outside = 0
     var seen: ClosedRange<Double>?
+    var reading = _Reading()
     for file in files {
       var parser = _LogParser(map: map, file: file)
+      var events = 0
       try _LogLines.forEach(in: file) { (line, bytes) throws(FitInputError) in
         guard let event = try parser.parse(line, bytes) else { return }
+        events += 1
         seen =
           seen.map { min($0.lowerBound, event.time)...max($0.upperBound, event.time) }
           ?? event.time...event.time
@@ -119,19 +128,93 @@ public enum ScenarioFit {
         }
         try builder.add(event, file: file, line: line)
       }
+      reading.count(parser, events: events)
     }
-    if builder.observations.screenViews == 0, outside > 0, let seen {
-      // Not a format problem: the window and the log do not meet.
-      throw FitInputError(
-        file: files.joined(separator: ", "),
-        message: "none of the log's \(outside) events falls inside the map's window ("
-          + "\(map.windowStart.map { FitMap.number($0) } ?? "the first event") to "
-          + "\(map.windowEnd.map { FitMap.number($0) } ?? "the last event")); the log runs from "
-          + "\(FitMap.number(seen.lowerBound)) to \(FitMap.number(seen.upperBound)) (epoch seconds): "
-          + "fix the map's window or drop it")
+    if builder.observations.screenViews == 0 {
+      throw noScreenViews(
+        files: files, map: map, mapFile: mapFile, reading: reading, outside: outside,
+        inside: builder.observations.rows, seen: seen)
     }
     let end = map.windowEnd ?? builder.observations.lastTime
     return builder.finish(windowEnd: end)
+  }
+
+  /// What the parsers of every log saw: lines, events, and rows the map's `policy` left out.
+  struct _Reading {
+    var lines = 0
+    var events = 0
+    var skippedByPolicy = 0
+    var otherPolicies: [String] = []
+    /// Files of CSV whose only line is the header.
+    var headerOnly: [String] = []
+
+    mutating func count(_ parser: _LogParser, events: Int) {
+      lines += parser.lines
+      self.events += events
+      skippedByPolicy += parser.skippedByPolicy
+      for policy in parser.otherPolicies where otherPolicies.count < 6 {
+        if !otherPolicies.contains(policy) { otherPolicies.append(policy) }
+      }
+      if parser.isJSONLines == false, parser.lines == 1 { headerOnly.append(parser.file) }
+    }
+  }
+
+  /// Why the logs gave no screen view, most specific first: no line at all, a header without
+  /// rows, every row of another policy than the map's, every event outside the map's window,
+  /// or events but none a screen view.
+  static func noScreenViews(
+    files: [String], map: FitMap, mapFile: String, reading: _Reading, outside: Int, inside: Int,
+    seen: ClosedRange<Double>?
+  ) -> FitInputError {
+    let logs = files.joined(separator: ", ")
+    if reading.lines == 0 {
+      return FitInputError(
+        file: logs,
+        message: files.count == 1
+          ? "the log is empty (no line); export it again, or name the file that holds the events"
+          : "every log is empty (no line); export them again, or name the files that hold the "
+            + "events")
+    }
+    if reading.events == 0, reading.skippedByPolicy == 0, reading.headerOnly.count == files.count {
+      return FitInputError(
+        file: logs,
+        message: "the log holds only its header row, no event; export the rows too (a filter "
+          + "that matched nothing?)")
+    }
+    if reading.events == 0, reading.skippedByPolicy > 0, let wanted = map.policy {
+      return FitInputError(
+        file: mapFile, path: "$.policy",
+        message: "no row of \(logs) has the policy '\(wanted)' (its \(reading.skippedByPolicy) "
+          + "rows are of " + reading.otherPolicies.map { "'\($0)'" }.joined(separator: ", ")
+          + (reading.otherPolicies.count >= 6 ? ", ..." : "")
+          + "); set \"policy\" to one of them, or drop it to read every row")
+    }
+    if outside > 0, let seen {
+      // Not a format problem: the window and the log do not meet (or only where the log has
+      // no screen view).
+      let window =
+        switch (map.windowStart.map { FitMap.number($0) }, map.windowEnd.map { FitMap.number($0) })
+        {
+        case (let start?, let end?): "\(start) to \(end)"
+        case (let start?, nil): "from \(start) on"
+        case (nil, let end?): "up to \(end)"
+        case (nil, nil): "none"
+        }
+      let what =
+        inside == 0
+        ? "none of the \(outside) events of \(logs) falls inside the window (\(window))"
+        : "no screen view of \(logs) falls inside the window (\(window)): \(outside) events are "
+          + "outside it, and the \(inside) inside are not screen views"
+      return FitInputError(
+        file: mapFile, path: "$.window",
+        message: what + "; the log runs from \(FitMap.number(seen.lowerBound)) to "
+          + "\(FitMap.number(seen.upperBound)) (epoch seconds): move the window over the log or "
+          + "drop it")
+    }
+    return FitInputError(
+      file: logs,
+      message: "no screen views found among its \(reading.events) events (a screen view is an "
+        + "event named '\(map.screenViewEvent)'); check the map's format and screen_view_event")
   }
 
   /// Fits one duration sample (the chosen family by AIC) with its KS distance.
