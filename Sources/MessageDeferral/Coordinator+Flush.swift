@@ -182,9 +182,12 @@ extension Coordinator {
   func dueTime(of entry: _Entry) -> Double {
     let reason = entry.message.reason
     var due = Double.infinity
-    // An unknown reason falls back to the generic ceiling.
+    // An unknown reason falls back to the generic ceiling (the unknown lane's), unless a
+    // ceiling names it.
     let ceiling =
-      configuration.ceilings[reason] ?? (reason.isKnown ? nil : configuration.ceilings[.generic])
+      reason.isKnown || !ceilingsNameUnknownReasons
+      ? laneCeilings[reason.laneIndex]
+      : configuration.ceilings[reason] ?? configuration.ceilings[.generic]
     if let ceiling {
       let start: Double
       switch configuration.ceilingClock {

@@ -117,6 +117,15 @@ public struct Coordinator: Sendable {
   /// The reasons of the checkpoint call at each kind, indexed by ``ScreenKind/index``
   /// (`nil`: every reason, or no checkpoint there).
   let checkpointReasons: [Set<Reason>?]
+  /// The ceiling of each reason lane, indexed by ``Reason/laneIndex`` (`nil`: none), so a
+  /// queued message's due time needs no hashing of its reason. The unknown lane holds the
+  /// generic ceiling, which every unknown reason falls back to.
+  let laneCeilings: [Double?]
+  /// Whether a ceiling names an unknown reason: then an unknown reason's ceiling is looked up
+  /// by its raw value (``dueTime(of:)``), not read from ``laneCeilings``.
+  let ceilingsNameUnknownReasons: Bool
+  /// Bit `kind.index` set: an urgent consent spares that kind (``UrgentConsent/spares``).
+  let sparedKinds: UInt16
 
   public init(configuration: PolicyConfiguration) {
     self.configuration = configuration
@@ -125,6 +134,17 @@ public struct Coordinator: Sendable {
       || configuration.retryBackoff != nil || configuration.urgentConsent != nil
     checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.kind.index) }
     checkpointReasons = ScreenKind.allCases.map { configuration.checkpoint(for: $0)?.reasons }
+    let ceilings = configuration.ceilings
+    laneCeilings = (0..<Reason.laneCount).map { lane in
+      if let reason = Reason.known.first(where: { $0.laneIndex == lane }) {
+        return ceilings[reason]
+      }
+      return ceilings[.generic]  // the unknown lane
+    }
+    ceilingsNameUnknownReasons = ceilings.keys.contains { !$0.isKnown }
+    sparedKinds = (configuration.urgentConsent?.spares ?? []).reduce(0) {
+      $0 | 1 << UInt16($1.index)
+    }
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
     self.opens = _OpenHistory(capacity: configuration.urgentConsent?.rememberedOpens ?? 0)
