@@ -5,6 +5,9 @@ struct _PendingStore: Sendable {
   var article = ArticleQueue<_Entry>()
   var lanes: PendingQueue<_Entry>
   let usesArticle: Bool
+  /// Counts the calls that may have changed an entry (every mutating method adds one), so a
+  /// ``_Schedule`` knows whether the entries it scanned are still the same.
+  private(set) var version: UInt64 = 0
 
   init(ordering: Ordering) {
     usesArticle = ordering == .article
@@ -27,6 +30,7 @@ struct _PendingStore: Sendable {
 
   /// A newly delivered message, placed as the ordering says.
   mutating func enqueue(_ entry: _Entry) {
+    version &+= 1
     if usesArticle {
       article.enqueue(entry, reason: entry.message.reason)
     } else {
@@ -36,6 +40,7 @@ struct _PendingStore: Sendable {
 
   /// At the back (of its lane): where ``FailureHandling/appendToBack`` puts a failed display.
   mutating func append(_ entry: _Entry) {
+    version &+= 1
     if usesArticle {
       article.append(entry)
     } else {
@@ -46,6 +51,7 @@ struct _PendingStore: Sendable {
   /// Removes the in-flight entry with this id (or, failing that, the first with it).
   @discardableResult
   mutating func remove(id: MessageID) -> _Entry? {
+    version &+= 1
     if usesArticle {
       return article.remove { $0.message.id == id && $0.inFlight }
         ?? article.remove { $0.message.id == id }
@@ -68,6 +74,7 @@ struct _PendingStore: Sendable {
   }
 
   mutating func updateAll(_ body: (inout _Entry) -> Void) {
+    version &+= 1
     if usesArticle { article.updateEach(body) } else { lanes.updateEach(body) }
   }
 
@@ -100,6 +107,7 @@ struct _PendingStore: Sendable {
   }
 
   mutating func removeAll() {
+    version &+= 1
     article.removeAll()
     lanes.removeAll()
   }
