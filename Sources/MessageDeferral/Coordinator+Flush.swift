@@ -175,6 +175,8 @@ extension Coordinator {
   /// ``nextWake(after:)``, from ``schedule`` while it is current and `now` lies between the
   /// scan and the wake it found (no wake time in between: the same answer); otherwise scans.
   mutating func wakeTime(after now: Double) -> Double? {
+    // Most users of a simulated population hold nothing: no wake, nothing to remember.
+    guard store.count > 0 else { return nil }
     if !scheduleIsCurrent || !(now >= schedule.scannedAt) || now >= schedule.wakeAt {
       schedule = scan(at: now)
     }
