@@ -62,15 +62,20 @@ struct _PendingStore: Sendable {
 
   /// Applies `body` to the in-flight entry with this id (or, failing that, the first with it).
   mutating func update(id: MessageID, _ body: (inout _Entry) -> Void) {
-    var done = false
-    for inFlightOnly in [true, false] where !done {
-      updateAll { entry in
-        if !done, entry.message.id == id, entry.inFlight || !inFlightOnly {
-          body(&entry)
-          done = true
-        }
-      }
+    if !updateFirst(where: { $0.message.id == id && $0.inFlight }, body) {
+      updateFirst(where: { $0.message.id == id }, body)
     }
+  }
+
+  /// Applies `body` to the first entry that satisfies `predicate` and stops; returns whether
+  /// one did.
+  @discardableResult
+  mutating func updateFirst(
+    where predicate: (_Entry) -> Bool, _ body: (inout _Entry) -> Void
+  ) -> Bool {
+    version &+= 1
+    return usesArticle
+      ? article.updateFirst(where: predicate, body) : lanes.updateFirst(where: predicate, body)
   }
 
   mutating func updateAll(_ body: (inout _Entry) -> Void) {
@@ -81,25 +86,24 @@ struct _PendingStore: Sendable {
   /// Marks the first not-in-flight entry with this id as in flight and returns its message.
   mutating func markInFlight(id: MessageID) -> Message? {
     var message: Message?
-    updateAll { entry in
-      if message == nil, entry.message.id == id, !entry.inFlight {
-        entry.inFlight = true
-        message = entry.message
-      }
+    updateFirst(where: { $0.message.id == id && !$0.inFlight }) { entry in
+      entry.inFlight = true
+      message = entry.message
     }
     return message
   }
 
   func contains(_ id: MessageID) -> Bool {
-    var found = false
-    forEach { if $0.message.id == id { found = true } }
-    return found
+    contains { $0.message.id == id }
   }
 
   func containsLane(_ lane: Int) -> Bool {
-    var found = false
-    forEach { if $0.message.reason.laneIndex == lane { found = true } }
-    return found
+    contains { $0.message.reason.laneIndex == lane }
+  }
+
+  /// Whether an entry satisfies `predicate` (stops at the first that does).
+  func contains(where predicate: (_Entry) -> Bool) -> Bool {
+    usesArticle ? article.elements.contains(where: predicate) : lanes.contains(where: predicate)
   }
 
   func forEach(_ body: (_Entry) -> Void) {
