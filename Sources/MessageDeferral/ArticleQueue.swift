@@ -54,6 +54,18 @@ public struct ArticleQueue<Element> {
     for index in _elements.indices { try body(&_elements[index]) }
   }
 
+  /// Updates, in place, the first element that satisfies `predicate`, and stops there.
+  /// Returns whether one did.
+  @inlinable
+  @discardableResult
+  public mutating func updateFirst(
+    where predicate: (Element) throws -> Bool, _ body: (inout Element) throws -> Void
+  ) rethrows -> Bool {
+    guard let index = try _elements.firstIndex(where: predicate) else { return false }
+    try body(&_elements[index])
+    return true
+  }
+
   @inlinable
   public mutating func removeAll() {
     // An empty queue is left untouched: clearing a copy's shared storage would duplicate it.

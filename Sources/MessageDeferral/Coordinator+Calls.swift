@@ -20,9 +20,7 @@ extension Coordinator {
   /// Whether a display of message `id` was requested by this coordinator and its result has
   /// not come back (for an engine that runs two coordinators side by side).
   public func isAwaitingResult(_ id: MessageID) -> Bool {
-    var found = false
-    store.forEach { if $0.message.id == id, $0.inFlight { found = true } }
-    return found
+    store.contains { $0.message.id == id && $0.inFlight }
   }
 }
 
@@ -31,14 +29,10 @@ extension Coordinator {
   /// refuses a call made while another runs (`guard !selection.isEmpty else { return }`
   /// precedes `guard !isShowing`), so a call that selects nothing is no refusal.
   func hasSelection(for trigger: _Trigger) -> Bool {
-    var found = false
-    store.forEach { entry in
+    store.contains { entry in
       let reason = entry.message.reason
-      if configuration.showsUnknownReasons || reason.isKnown, passesFilter(reason, trigger: trigger)
-      {
-        found = true
-      }
+      return (configuration.showsUnknownReasons || reason.isKnown)
+        && passesFilter(reason, trigger: trigger)
     }
-    return found
   }
 }

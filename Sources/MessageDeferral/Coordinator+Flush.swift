@@ -65,6 +65,9 @@ extension Coordinator {
     guard store.count > 0 else { return }
 
     let limit = configuration.sheetsPerBreak.map { max(0, $0 - shownThisBreak) } ?? Int.max
+    // Nothing to select when no entry may be shown regularly and none is due yet: the common
+    // screen event of a closed gate costs no scan of the queue.
+    if !mayShowRegularly(trigger), now < attentionTime() { return }
 
     // Work on a local copy of the scratch buffer so `self` can be read inside the loop.
     var selected = candidates
@@ -143,6 +146,43 @@ extension Coordinator {
     }
   }
 
+  /// False when this trigger shows no entry as a regular display (only as forced, overdue,
+  /// urgent or due for retry), whatever its reason: the trigger is not a regular one, or the
+  /// gate is closed and no override opens it on the current screen. True: it may.
+  func mayShowRegularly(_ trigger: _Trigger) -> Bool {
+    guard isRegularTrigger(trigger) else { return false }
+    if canPresent { return true }
+    guard let kind = currentKind else { return false }
+    return gateOpeningKinds & (1 << UInt16(kind.index)) != 0
+  }
+
+  /// A time before which no queued entry is due, urgent or due for a retry (so only a regular
+  /// display can select one): ``_Schedule/attentionAt`` while the schedule is current, the
+  /// infinite future when nothing can ever be due, else `-infinity` (unknown: scan).
+  func attentionTime() -> Double {
+    guard mayNeedTimer else { return .infinity }
+    return scheduleIsCurrent ? schedule.attentionAt : -.infinity
+  }
+
+  /// Whether ``schedule`` was computed from the entries, first-seen times and opens held now
+  /// (and, when a consent's urgency depends on it, on the current screen).
+  var scheduleIsCurrent: Bool {
+    schedule.isValid && schedule.storeVersion == store.version
+      && schedule.memoryVersion == memoryVersion
+      && (!urgencyReadsScreen || schedule.kind == currentKind)
+  }
+
+  /// ``nextWake(after:)``, from ``schedule`` while it is current and `now` lies between the
+  /// scan and the wake it found (no wake time in between: the same answer); otherwise scans.
+  mutating func wakeTime(after now: Double) -> Double? {
+    // Most users of a simulated population hold nothing: no wake, nothing to remember.
+    guard store.count > 0 else { return nil }
+    if !scheduleIsCurrent || !(now >= schedule.scannedAt) || now >= schedule.wakeAt {
+      schedule = scan(at: now)
+    }
+    return schedule.wakeAt < .infinity ? schedule.wakeAt : nil
+  }
+
   /// Whether a trigger may show messages that are not forced or due for retry.
   func isRegularTrigger(_ trigger: _Trigger) -> Bool {
     let triggers = configuration.triggers
@@ -182,9 +222,12 @@ extension Coordinator {
   func dueTime(of entry: _Entry) -> Double {
     let reason = entry.message.reason
     var due = Double.infinity
-    // An unknown reason falls back to the generic ceiling.
+    // An unknown reason falls back to the generic ceiling (the unknown lane's), unless a
+    // ceiling names it.
     let ceiling =
-      configuration.ceilings[reason] ?? (reason.isKnown ? nil : configuration.ceilings[.generic])
+      reason.isKnown || !ceilingsNameUnknownReasons
+      ? laneCeilings[reason.laneIndex]
+      : configuration.ceilings[reason] ?? configuration.ceilings[.generic]
     if let ceiling {
       let start: Double
       switch configuration.ceilingClock {
@@ -301,17 +344,67 @@ extension Coordinator {
   /// The earliest future time at which something is due: a ceiling, the end of a boundary
   /// grace, a consent becoming urgent, or a retry.
   func nextWake(after now: Double) -> Double? {
+    let wake = scan(at: now).wakeAt
+    return wake < .infinity ? wake : nil
+  }
+
+  /// One pass over the queue: the next wake after `now` and the earliest due, urgent or retry
+  /// time (``_Schedule``).
+  func scan(at now: Double) -> _Schedule {
     var earliest = Double.infinity
+    var attention = Double.infinity
     store.forEach { entry in
       guard !entry.inFlight else { return }
+      attention = min(attention, entry.nextRetryAt)
       if entry.nextRetryAt > now { earliest = min(earliest, entry.nextRetryAt) }
       let urgentAt = urgentTime(of: entry)
+      attention = min(attention, urgentAt)
       if urgentAt > now, urgentAt < .infinity { earliest = min(earliest, urgentAt) }
       let due = dueTime(of: entry)
+      attention = min(attention, due)
       guard due < .infinity else { return }
       let forceAt = overdueTime(entry, due: due)
       if forceAt > now { earliest = min(earliest, forceAt) }
     }
-    return earliest < .infinity ? earliest : nil
+    return _Schedule(
+      storeVersion: store.version, memoryVersion: memoryVersion, kind: currentKind,
+      scannedAt: now, attentionAt: attention, wakeAt: earliest)
+  }
+}
+
+/// What one scan of a coordinator's queue found (``Coordinator/scan(at:)``), valid while the
+/// entries, the first-seen times and the remembered opens it read are unchanged (the
+/// versions), and, for the value-aware consent rule, the screen.
+///
+/// Both times are absolute, so later events reuse them: `wakeAt` is the answer of
+/// ``Coordinator/nextWake(after:)`` for every time from `scannedAt` up to (not including)
+/// `wakeAt`, since no wake time lies between; before `attentionAt` no entry is forced,
+/// overdue, urgent or due for a retry. Does *not* hold: anything about an entry in flight.
+struct _Schedule: Sendable {
+  /// False until a first scan.
+  var isValid = false
+  var storeVersion: UInt64 = 0
+  var memoryVersion: UInt64 = 0
+  var kind: ScreenKind?
+  var scannedAt = Double.infinity
+  /// The earliest due time, urgent time or retry time of an entry not in flight (a NaN one
+  /// never is due, and never lowers it).
+  var attentionAt = -Double.infinity
+  /// The earliest wake time after `scannedAt`; infinity: none.
+  var wakeAt = Double.infinity
+
+  init() {}
+
+  init(
+    storeVersion: UInt64, memoryVersion: UInt64, kind: ScreenKind?, scannedAt: Double,
+    attentionAt: Double, wakeAt: Double
+  ) {
+    isValid = true
+    self.storeVersion = storeVersion
+    self.memoryVersion = memoryVersion
+    self.kind = kind
+    self.scannedAt = scannedAt
+    self.attentionAt = attentionAt
+    self.wakeAt = wakeAt
   }
 }

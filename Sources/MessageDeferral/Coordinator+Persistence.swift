@@ -36,5 +36,6 @@ extension Coordinator {
     }
     opens = _OpenHistory(capacity: opens.capacity)
     for time in state.opens.suffix(opens.capacity) where time.isFinite { opens.record(time) }
+    memoryVersion &+= 1
   }
 }

@@ -5,6 +5,9 @@ struct _PendingStore: Sendable {
   var article = ArticleQueue<_Entry>()
   var lanes: PendingQueue<_Entry>
   let usesArticle: Bool
+  /// Counts the calls that may have changed an entry (every mutating method adds one), so a
+  /// ``_Schedule`` knows whether the entries it scanned are still the same.
+  private(set) var version: UInt64 = 0
 
   init(ordering: Ordering) {
     usesArticle = ordering == .article
@@ -27,6 +30,7 @@ struct _PendingStore: Sendable {
 
   /// A newly delivered message, placed as the ordering says.
   mutating func enqueue(_ entry: _Entry) {
+    version &+= 1
     if usesArticle {
       article.enqueue(entry, reason: entry.message.reason)
     } else {
@@ -36,6 +40,7 @@ struct _PendingStore: Sendable {
 
   /// At the back (of its lane): where ``FailureHandling/appendToBack`` puts a failed display.
   mutating func append(_ entry: _Entry) {
+    version &+= 1
     if usesArticle {
       article.append(entry)
     } else {
@@ -46,6 +51,7 @@ struct _PendingStore: Sendable {
   /// Removes the in-flight entry with this id (or, failing that, the first with it).
   @discardableResult
   mutating func remove(id: MessageID) -> _Entry? {
+    version &+= 1
     if usesArticle {
       return article.remove { $0.message.id == id && $0.inFlight }
         ?? article.remove { $0.message.id == id }
@@ -56,43 +62,48 @@ struct _PendingStore: Sendable {
 
   /// Applies `body` to the in-flight entry with this id (or, failing that, the first with it).
   mutating func update(id: MessageID, _ body: (inout _Entry) -> Void) {
-    var done = false
-    for inFlightOnly in [true, false] where !done {
-      updateAll { entry in
-        if !done, entry.message.id == id, entry.inFlight || !inFlightOnly {
-          body(&entry)
-          done = true
-        }
-      }
+    if !updateFirst(where: { $0.message.id == id && $0.inFlight }, body) {
+      updateFirst(where: { $0.message.id == id }, body)
     }
   }
 
+  /// Applies `body` to the first entry that satisfies `predicate` and stops; returns whether
+  /// one did.
+  @discardableResult
+  mutating func updateFirst(
+    where predicate: (_Entry) -> Bool, _ body: (inout _Entry) -> Void
+  ) -> Bool {
+    version &+= 1
+    return usesArticle
+      ? article.updateFirst(where: predicate, body) : lanes.updateFirst(where: predicate, body)
+  }
+
   mutating func updateAll(_ body: (inout _Entry) -> Void) {
+    version &+= 1
     if usesArticle { article.updateEach(body) } else { lanes.updateEach(body) }
   }
 
   /// Marks the first not-in-flight entry with this id as in flight and returns its message.
   mutating func markInFlight(id: MessageID) -> Message? {
     var message: Message?
-    updateAll { entry in
-      if message == nil, entry.message.id == id, !entry.inFlight {
-        entry.inFlight = true
-        message = entry.message
-      }
+    updateFirst(where: { $0.message.id == id && !$0.inFlight }) { entry in
+      entry.inFlight = true
+      message = entry.message
     }
     return message
   }
 
   func contains(_ id: MessageID) -> Bool {
-    var found = false
-    forEach { if $0.message.id == id { found = true } }
-    return found
+    contains { $0.message.id == id }
   }
 
   func containsLane(_ lane: Int) -> Bool {
-    var found = false
-    forEach { if $0.message.reason.laneIndex == lane { found = true } }
-    return found
+    contains { $0.message.reason.laneIndex == lane }
+  }
+
+  /// Whether an entry satisfies `predicate` (stops at the first that does).
+  func contains(where predicate: (_Entry) -> Bool) -> Bool {
+    usesArticle ? article.elements.contains(where: predicate) : lanes.contains(where: predicate)
   }
 
   func forEach(_ body: (_Entry) -> Void) {
@@ -100,6 +111,7 @@ struct _PendingStore: Sendable {
   }
 
   mutating func removeAll() {
+    version &+= 1
     article.removeAll()
     lanes.removeAll()
   }

@@ -108,6 +108,12 @@ public struct Coordinator: Sendable {
   var opens: _OpenHistory
   /// Scratch space for selecting candidates, kept to avoid allocating per flush.
   var candidates: ContiguousArray<_Candidate> = []
+  /// What the last scan of the queue found (the next wake, the earliest time anything is due),
+  /// reused by the events after it while nothing it read has changed (``_Schedule``).
+  var schedule = _Schedule()
+  /// Counts the changes to ``firstSeen`` and ``opens`` (the store counts its own): a
+  /// ``schedule`` read them.
+  var memoryVersion: UInt64 = 0
 
   /// Whether anything can ever be due (ceilings, a deadline margin, retries): when not, no
   /// timer is ever needed and ``nextWake(after:)`` returns at once.
@@ -117,6 +123,20 @@ public struct Coordinator: Sendable {
   /// The reasons of the checkpoint call at each kind, indexed by ``ScreenKind/index``
   /// (`nil`: every reason, or no checkpoint there).
   let checkpointReasons: [Set<Reason>?]
+  /// The ceiling of each reason lane, indexed by ``Reason/laneIndex`` (`nil`: none), so a
+  /// queued message's due time needs no hashing of its reason. The unknown lane holds the
+  /// generic ceiling, which every unknown reason falls back to.
+  let laneCeilings: [Double?]
+  /// Whether a ceiling names an unknown reason: then an unknown reason's ceiling is looked up
+  /// by its raw value (``dueTime(of:)``), not read from ``laneCeilings``.
+  let ceilingsNameUnknownReasons: Bool
+  /// Bit `kind.index` set: some gate override lets a reason be shown on that kind with the
+  /// gate closed (off: on that kind every reason follows the gate).
+  let gateOpeningKinds: UInt16
+  /// Bit `kind.index` set: an urgent consent spares that kind (``UrgentConsent/spares``).
+  let sparedKinds: UInt16
+  /// Whether a consent's urgent time depends on the current screen (``ConsentValue``).
+  let urgencyReadsScreen: Bool
 
   public init(configuration: PolicyConfiguration) {
     self.configuration = configuration
@@ -125,6 +145,21 @@ public struct Coordinator: Sendable {
       || configuration.retryBackoff != nil || configuration.urgentConsent != nil
     checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.kind.index) }
     checkpointReasons = ScreenKind.allCases.map { configuration.checkpoint(for: $0)?.reasons }
+    let ceilings = configuration.ceilings
+    laneCeilings = (0..<Reason.laneCount).map { lane in
+      if let reason = Reason.known.first(where: { $0.laneIndex == lane }) {
+        return ceilings[reason]
+      }
+      return ceilings[.generic]  // the unknown lane
+    }
+    ceilingsNameUnknownReasons = ceilings.keys.contains { !$0.isKnown }
+    gateOpeningKinds = configuration.gateOverrides.reduce(0) {
+      $1.allowed ? $0 | 1 << UInt16($1.kind.index) : $0
+    }
+    sparedKinds = (configuration.urgentConsent?.spares ?? []).reduce(0) {
+      $0 | 1 << UInt16($1.index)
+    }
+    urgencyReadsScreen = configuration.urgentConsent?.value != nil
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
     self.opens = _OpenHistory(capacity: configuration.urgentConsent?.rememberedOpens ?? 0)
@@ -188,7 +223,10 @@ public struct Coordinator: Sendable {
         counters.duplicatesIgnored += 1
       } else {
         let lane = message.reason.laneIndex
-        if firstSeen[lane] == nil { firstSeen[lane] = now }
+        if firstSeen[lane] == nil {
+          firstSeen[lane] = now
+          memoryVersion &+= 1
+        }
         store.enqueue(_Entry(message: message, arrivedAt: now, retryDelay: initialRetryDelay))
       }
       flush(at: now, trigger: .delivery, into: &actions)
@@ -215,7 +253,10 @@ public struct Coordinator: Sendable {
       if case .checkpoint = trigger, configuration.clearsAfterCall { clearAfterCall() }
 
     case .sceneActivated:
-      if !sceneActive { opens.record(now) }
+      if !sceneActive, opens.capacity > 0 {
+        opens.record(now)
+        memoryVersion &+= 1
+      }
       sceneActive = true
       shownThisBreak = 0
       failedThisBreak = 0
@@ -235,7 +276,10 @@ public struct Coordinator: Sendable {
       }
       if let removed, configuration.ceilingClock == .firstDelivery {
         let lane = removed.message.reason.laneIndex
-        if !store.containsLane(lane) { firstSeen[lane] = nil }
+        if !store.containsLane(lane), firstSeen[lane] != nil {
+          firstSeen[lane] = nil
+          memoryVersion &+= 1
+        }
       }
       continueBatch(after: id, failure: nil, at: now, into: &actions)
       if configuration.displaysOneAtATime { flush(at: now, trigger: .delivery, into: &actions) }
@@ -262,7 +306,7 @@ public struct Coordinator: Sendable {
     case .timerFired:
       flush(at: now, trigger: .timer, into: &actions)
     }
-    if mayNeedTimer { actions.wakeAt = nextWake(after: now) }
+    if mayNeedTimer { actions.wakeAt = wakeTime(after: now) }
   }
 
   var initialRetryDelay: Double { configuration.retryBackoff?.initial ?? .infinity }

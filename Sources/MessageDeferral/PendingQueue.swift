@@ -85,6 +85,28 @@ public struct PendingQueue<Element> {
     for lane in lanes.indices { try lanes[lane].updateEach(body) }
   }
 
+  /// Updates, in place, the first live element (in leaving order) that satisfies
+  /// `predicate`, and stops there. Returns whether one did.
+  ///
+  /// - Complexity: O(*k*) for the *k*-th live element.
+  @inlinable
+  @discardableResult
+  public mutating func updateFirst(
+    where predicate: (Element) throws -> Bool, _ body: (inout Element) throws -> Void
+  ) rethrows -> Bool {
+    for lane in lanes.indices where try lanes[lane].updateFirst(where: predicate, body) {
+      return true
+    }
+    return false
+  }
+
+  /// Whether a live element satisfies `predicate` (stops at the first that does).
+  @inlinable
+  public func contains(where predicate: (Element) throws -> Bool) rethrows -> Bool {
+    for lane in lanes where try lane.contains(where: predicate) { return true }
+    return false
+  }
+
   /// Calls `body` on every live element in leaving order.
   @inlinable
   public func forEach(_ body: (Element) throws -> Void) rethrows {
@@ -188,6 +210,26 @@ struct _Ring<Element> {
       let index = physical(logical)
       if slots[index] != nil { try body(&slots[index]!) }
     }
+  }
+
+  @inlinable mutating func updateFirst(
+    where predicate: (Element) throws -> Bool, _ body: (inout Element) throws -> Void
+  ) rethrows -> Bool {
+    for logical in 0..<used {
+      let index = physical(logical)
+      if let element = slots[index], try predicate(element) {
+        try body(&slots[index]!)
+        return true
+      }
+    }
+    return false
+  }
+
+  @inlinable func contains(where predicate: (Element) throws -> Bool) rethrows -> Bool {
+    for logical in 0..<used {
+      if let element = slots[physical(logical)], try predicate(element) { return true }
+    }
+    return false
   }
 
   @inlinable func forEach(_ body: (Element) throws -> Void) rethrows {

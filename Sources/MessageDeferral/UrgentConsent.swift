@@ -102,10 +102,8 @@ extension Coordinator {
 
   /// Whether `entry` is urgent now and the current screen is not one the rule spares.
   func isUrgent(_ entry: _Entry, at now: Double) -> Bool {
-    guard let rule = configuration.urgentConsent, urgentTime(of: entry) <= now else {
-      return false
-    }
+    guard configuration.urgentConsent != nil, urgentTime(of: entry) <= now else { return false }
     guard let kind = currentKind else { return true }
-    return !rule.spares.contains(kind)
+    return sparedKinds & (1 << UInt16(kind.index)) == 0
   }
 }

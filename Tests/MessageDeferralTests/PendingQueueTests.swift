@@ -152,7 +152,7 @@ struct PendingQueueTests {
       for step in 0..<50 {
         var answer: Int?
         var expected: Int?
-        switch rng.pick(weights: [5, 2, 3, 1, 1, 0.2]) {
+        switch rng.pick(weights: [5, 2, 3, 1, 1, 2, 0.2]) {
         case 0:
           let lane = rng.below(laneCount)
           queue.enqueue(nextElement, lane: lane)
@@ -176,6 +176,24 @@ struct PendingQueueTests {
           // Updating in place keeps every element where it is.
           queue.updateEach { $0 += 1_000_000 }
           queue.updateEach { $0 -= 1_000_000 }
+        case 5:
+          // Update the first element matching a predicate, in place, and only that one.
+          let modulus = 2 + rng.below(3)
+          let residue = rng.below(modulus)
+          let matches = { (element: Int) in element % modulus == residue }
+          #expect(queue.contains(where: matches) == model.elements.contains(where: matches))
+          let updated = queue.updateFirst(where: matches) {
+            answer = $0
+            $0 += modulus * 1000
+          }
+          for lane in model.lanes.indices {
+            if let index = model.lanes[lane].firstIndex(where: matches) {
+              expected = model.lanes[lane][index]
+              model.lanes[lane][index] += modulus * 1000
+              break
+            }
+          }
+          #expect(updated == (expected != nil))
         default:
           queue.removeAll()
           model = LaneModel(laneCount: laneCount)

@@ -1,4 +1,4 @@
-import MessageDeferral
+@testable import MessageDeferral
 
 /// A small simulated engine for property tests: it drives one ``Coordinator`` through a random
 /// but valid life (cold launches, screens, the scene going on and off, messages issued and
@@ -111,7 +111,21 @@ struct PolicyDriver {
 
   mutating func send(_ event: PolicyEvent) {
     let inFlightBefore = inFlight.count
+    // The same event to a copy that has forgotten its last scan (``_Schedule``): reusing the
+    // scan must change no answer and no state.
+    var unscheduled = coordinator
+    unscheduled.schedule = _Schedule()
+    var unscheduledActions = PolicyActions()
+    unscheduled.handle(event, at: now, into: &unscheduledActions)
     coordinator.handle(event, at: now, into: &actions)
+    if Answer(unscheduledActions) != Answer(actions)
+      || unscheduledActions.displays != actions.displays
+      || unscheduled.pending != coordinator.pending || unscheduled.counters != coordinator.counters
+    {
+      problem(
+        "after \(event): \(Answer(actions)) with the last scan reused, "
+          + "\(Answer(unscheduledActions)) without")
+    }
     if recordsLog { log.append(Step(time: now, event: event, answer: Answer(actions))) }
     displayCount += actions.displays.count
     for request in actions.displays where request.forced { forcedCount += 1 }
