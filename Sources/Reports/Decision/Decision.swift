@@ -81,7 +81,8 @@ public struct Decision: Sendable {
     for row in rows {
       let shipping = Self.shipping(row.policy)
       var cells: [CSVField] = [
-        .text(basis.rawValue), .integer(row.rank), .text(row.policy), .text(row.verdict.rawValue), .text(metric),
+        .text(basis.rawValue), .integer(row.rank), .text(row.policy), .text(row.verdict.rawValue),
+        .text(metric),
         .number(row.mean?.mean), .number(row.mean?.low), .number(row.mean?.high),
         .number(row.differenceToBest?.mean), .number(row.differenceToBest?.low),
         .number(row.differenceToBest?.high), .number(row.probabilityBest),
