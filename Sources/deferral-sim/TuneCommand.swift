@@ -106,7 +106,8 @@ enum TuneCommand {
     files.append("verification.csv")
     let metricUnit =
       search.objective.name.hasPrefix("value_")
-      ? "\(search.scenario.value?.unit ?? "") per 1000 users" : search.objective.metric.unit
+      ? "\(search.scenario.value?.unit ?? "") per 1000 users"
+      : search.objective.metric.unit.rawValue
     // Across a study's worlds the objective is its mean, or a regret against the best
     // compared preset of each world.
     let unit =

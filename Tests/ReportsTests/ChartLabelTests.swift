@@ -97,7 +97,7 @@ struct ChartLabelTests {
     #expect(path.hasPrefix("M"))
     #expect(path.contains(" H") && path.contains(" V"), "\(path)")
     #expect(chart.contains("class=\"front-region\""))
-    let single = HTMLReport.tradeOffChart([try Self.point("only", 0.1, 0.2)], yUnit: "ratio")
+    let single = HTMLReport.tradeOffChart([try Self.point("only", 0.1, 0.2)], yUnit: .ratio)
     #expect(single.contains("class=\"front\""))
   }
 
@@ -108,7 +108,7 @@ struct ChartLabelTests {
       try Self.point("never", 0, 0.5), try Self.point("custom-a", 0, 0.5005),
       try Self.point("custom-b", 0, 0.5005), try Self.point("storekit-auto", 0.2, 0.1),
     ]
-    let svg = HTMLReport.tradeOffChart(points, yUnit: "ratio")
+    let svg = HTMLReport.tradeOffChart(points, yUnit: .ratio)
     #expect(svg.contains("class=\"point-label on-front\">never<"))
     #expect(svg.contains("class=\"point-label dominated\">custom-a, custom-b<"))
     #expect(svg.contains("class=\"point-label on-front\">storekit-auto<"))

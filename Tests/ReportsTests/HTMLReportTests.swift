@@ -251,7 +251,7 @@ struct HTMLReportTests {
     var interval = try #require(MeanInterval(values: [mean]))
     interval.low = low
     interval.high = high
-    let value = HTMLReport.valueText(interval, unit: unit)
+    let value = HTMLReport.valueText(interval, unit: try #require(MetricUnit(rawValue: unit)))
     #expect(value.mean == text)
     #expect(value.range == range)
   }

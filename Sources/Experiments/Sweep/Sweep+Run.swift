@@ -101,8 +101,8 @@ extension SweepPlan {
     let onboardingIndex = MetricID.onboardingInterruptionRate.index
     let paretoYUnit = pareto.y.metric.unit
     let tradeOffMetric =
-      paretoYUnit == "seconds" || paretoYUnit == "ratio" ? pareto.y : .consentLatencyP99
-    let plotsRate = paretoYUnit == "ratio"
+      paretoYUnit == .seconds || paretoYUnit == .ratio ? pareto.y : .consentLatencyP99
+    let plotsRate = paretoYUnit == .ratio
     let durationIndex = tradeOffMetric.index
     var events = 0
     // One colour per compared preset across the sweep's page (``ChartPalette/styles(for:)``).

@@ -60,12 +60,12 @@ public struct TuneVerification: Sendable {
       var parts: [String] = []
       for metric in metrics {
         guard let difference = report.pairedInterval(0, other, metric: metric) else { continue }
-        let shownUnit = metric == objective ? unit : metric.metric.unit
+        let shownUnit = metric.metric.unit
         if metric != objective, difference.low == 0, difference.high == 0 { continue }
         parts.append(
           "\(metric.name) \(Self.signed(difference.mean, shownUnit)) "
             + "[\(Self.signed(difference.low, shownUnit)), \(Self.signed(difference.high, shownUnit))]"
-            + (metric == objective ? " \(unit)" : ""))
+            + (metric == objective && shownUnit == .valuePer1kUsers ? " \(unit)" : ""))
       }
       let label = other == bestOther ? " (the best of the others)" : ""
       let identical = metrics.allSatisfy { metric in
@@ -81,11 +81,11 @@ public struct TuneVerification: Sendable {
   }
 
   /// A signed figure: ratios in percentage points, seconds readable, others as numbers.
-  static func signed(_ value: Double, _ unit: String) -> String {
+  static func signed(_ value: Double, _ unit: MetricUnit) -> String {
     let sign = value > 0 ? "+" : ""
     switch unit {
-    case "ratio": return sign + TerminalTable.fixed(value * 100, 2) + " pt"
-    case "seconds": return sign + TerminalTable.format(value, "seconds")
+    case .ratio: return sign + TerminalTable.fixed(value * 100, 2) + " pt"
+    case .seconds: return sign + TerminalTable.format(value, .seconds)
     default: return sign + TerminalTable.fixed(value, abs(value) >= 100 ? 0 : 2)
     }
   }

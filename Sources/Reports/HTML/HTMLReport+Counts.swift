@@ -48,7 +48,7 @@ extension HTMLReport {
         canvas.text("no data", x: frame.plotLeft + 6, y: middle + 4, classes: "value-label")
         continue
       }
-      let text = inlineValue(interval, unit: "count")
+      let text = inlineValue(interval, unit: .count)
       let tooltip = "\(name): \(text) per replication" + (noteText[policy].map { ", \($0)" } ?? "")
       canvas.rect(
         x: frame.plotLeft, y: top + 4, width: x(interval.mean) - frame.plotLeft,
@@ -96,7 +96,7 @@ extension HTMLReport {
         .fallbackFired, .fallbackFiredPer1kUsers, .displayAttempts, .displayFailures,
       ] {
         rows +=
-          "<td>" + (data.interval(policy, metric).map { inlineValue($0, unit: "count") } ?? "—")
+          "<td>" + (data.interval(policy, metric).map { inlineValue($0, unit: .count) } ?? "—")
           + "</td>"
       }
       rows +=

@@ -57,18 +57,20 @@ extension HTMLReport {
   /// readable unit chosen by the mean, counts plain. Bounds are clipped to what the metric can
   /// take (nothing is negative; a ratio is at most 100%), as a t-interval over few
   /// replications can cross them.
-  static func valueText(_ interval: MeanInterval, unit: String) -> (mean: String, range: String) {
-    // Values (unit "value", in the user's units) can be negative; nothing else can.
-    let low = unit == "value" ? interval.low : Swift.max(0, interval.low)
+  static func valueText(
+    _ interval: MeanInterval, unit: MetricUnit
+  ) -> (mean: String, range: String) {
+    // Values (in the user's units) can be negative; nothing else can.
+    let low = unit == .valuePer1kUsers ? interval.low : Swift.max(0, interval.low)
     switch unit {
-    case "ratio":
+    case .ratio:
       let digits = interval.mean == 0 || interval.mean >= 0.01 ? 1 : 2
       let high = Swift.min(1, interval.high)
       return (
         Chart.fixed(interval.mean * 100, digits) + "%",
         "[\(Chart.fixed(low * 100, digits)), \(Chart.fixed(high * 100, digits))]"
       )
-    case "seconds":
+    case .seconds:
       let unit = Chart.durationUnit(for: interval.mean)
       func amount(_ value: Double) -> String { tableNumber(value / unit.size) }
       return (
@@ -90,7 +92,7 @@ extension HTMLReport {
   }
 
   /// `valueText` joined: `6.2% [5.8, 6.6]`.
-  static func inlineValue(_ interval: MeanInterval, unit: String) -> String {
+  static func inlineValue(_ interval: MeanInterval, unit: MetricUnit) -> String {
     let text = valueText(interval, unit: unit)
     return text.mean + " " + text.range
   }

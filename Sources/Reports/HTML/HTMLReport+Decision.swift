@@ -22,10 +22,12 @@ extension HTMLReport {
     for row in decision.rows {
       html += "<tr><td>\(row.rank)</td><th scope=\"row\">\(Chart.escape(row.policy))</th>"
       html += "<td>\(Chart.escape(row.verdict.rawValue.replacing("_", with: " ")))</td>"
-      let meanText = row.mean.map { inlineValue($0, unit: valued ? "value" : "ratio") } ?? "—"
+      let meanText =
+        row.mean.map { inlineValue($0, unit: valued ? .valuePer1kUsers : .ratio) } ?? "—"
       html += "<td>\(meanText)</td>"
       if valued {
-        html += "<td>\(row.differenceToBest.map { inlineValue($0, unit: "value") } ?? "—")</td>"
+        html +=
+          "<td>\(row.differenceToBest.map { inlineValue($0, unit: .valuePer1kUsers) } ?? "—")</td>"
         html +=
           "<td>\(row.probabilityBest.map { Chart.fixed($0 * 100, 0) + "%" } ?? "—")</td>"
       }

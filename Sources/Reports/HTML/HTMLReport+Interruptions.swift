@@ -35,7 +35,7 @@ extension HTMLReport {
       for group in groups {
         rows +=
           "<td>"
-          + (data.interval(policy, group.metric).map { inlineValue($0, unit: "ratio") } ?? "—")
+          + (data.interval(policy, group.metric).map { inlineValue($0, unit: .ratio) } ?? "—")
           + "</td>"
       }
       rows += "</tr>\n"
@@ -83,7 +83,7 @@ extension HTMLReport {
         guard let interval = data.interval(policy, group.metric) else { continue }
         let middle = frame.plotLeft + slot * (Double(policy) + 0.5)
         let tooltip =
-          "\(data.names[policy]), \(group.label): " + inlineValue(interval, unit: "ratio")
+          "\(data.names[policy]), \(group.label): " + inlineValue(interval, unit: .ratio)
         let barTop = y(interval.mean * 100)
         canvas.rect(
           x: middle - barWidth / 2, y: barTop, width: barWidth, height: frame.plotBottom - barTop,

@@ -39,7 +39,7 @@ extension HTMLReport {
   /// - Complexity: O(n²) in the number of points (the front, the labels).
   public static func tradeOffChart(
     _ points: [TradeOffPoint], id: String = "tradeoff-chart", labelLimit: Int = 12,
-    yLabel: String = "Consent latency p99", yUnit: String = "seconds",
+    yLabel: String = "Consent latency p99", yUnit: MetricUnit = .seconds,
     legend: [LegendEntry] = [], drawsFront: Bool = true
   ) -> String {
     let width = 960.0
@@ -95,7 +95,7 @@ extension HTMLReport {
 
     let tooltips = points.indices.map { index in
       "\(points[index].label): onboarding "
-        + "\(inlineValue(points[index].onboarding, unit: "ratio")), \(yLabel.lowercased()) "
+        + "\(inlineValue(points[index].onboarding, unit: .ratio)), \(yLabel.lowercased()) "
         + "\(inlineValue(points[index].duration, unit: yUnit))"
         + (front.contains(index) ? " (Pareto front)" : "")
     }
@@ -136,7 +136,7 @@ extension HTMLReport {
     return canvas.svg(
       title: "Trade-off: onboarding interruptions against \(yLabel.lowercased())",
       description: "One point per policy: x is the share of onboarding runs interrupted, y "
-        + "\(yLabel.lowercased())\(yUnit == "ratio" ? "" : " (log scale)"), with 95% intervals; "
+        + "\(yLabel.lowercased())\(yUnit == .ratio ? "" : " (log scale)"), with 95% intervals; "
         + "the Pareto front is drawn as a dashed staircase.",
       id: id)
   }
@@ -146,9 +146,9 @@ extension HTMLReport {
   /// smallest value a whisker reaches down to.
   static func tradeOffYAxis(
     _ points: [TradeOffPoint], canvas: inout ChartCanvas, frame: ChartFrame, yLabel: String,
-    yUnit: String
+    yUnit: MetricUnit
   ) -> (position: (Double) -> Double, clamped: (Double) -> Double, floor: Double) {
-    if yUnit == "ratio" {
+    if yUnit == .ratio {
       let largest = points.map { Swift.min(1, $0.duration.high) }.max() ?? 0
       let top = largest > 0 ? Chart.niceDomain(min: 0, max: largest * 100, count: 6).1 : 1
       let scale = LinearScale(domain: (-top / 50, top), range: (frame.plotBottom, frame.plotTop))
@@ -160,7 +160,7 @@ extension HTMLReport {
         }, title: "\(yLabel) (lower is better)")
       return ({ scale($0 * 100) }, { scale.clamped($0 * 100) }, 0)
     }
-    if yUnit != "seconds" {
+    if yUnit != .seconds {
       // Counts and values: a plain linear axis.
       let lowest = Swift.min(0, points.map(\.duration.low).min() ?? 0)
       let highest = Swift.max(points.map(\.duration.high).max() ?? 1, lowest + 1e-9)
@@ -284,7 +284,7 @@ extension HTMLReport {
     }
     return figure(
       id: "tradeoff", heading: "The trade-off: onboarding against consent",
-      svg: tradeOffChart(points, yLabel: "Consent deadlines missed", yUnit: "ratio"),
+      svg: tradeOffChart(points, yLabel: "Consent deadlines missed", yUnit: .ratio),
       caption: caption)
   }
 }

@@ -65,7 +65,8 @@ extension HTMLReport {
       for metric in verification.metrics {
         guard let difference = verification.report.pairedInterval(0, other, metric: metric)
         else { continue }
-        let shown = metric == verification.objective ? verificationUnit : metric.metric.unit
+        let shown =
+          metric.metric.unit
         table +=
           "<tr><td>\(Chart.escape(names[other]))</td><td>\(Chart.escape(metric.name))</td><td>"
           + Chart.escape(

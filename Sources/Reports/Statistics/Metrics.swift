@@ -1,6 +1,16 @@
 import MessageDeferral
 import Simulation
 
+/// The unit of a metric's values; the raw value is the name docs and reports use.
+public enum MetricUnit: String, Sendable {
+  case ratio
+  case seconds
+  case count
+  case countPer1kUsers = "count per 1000 users"
+  case sheets
+  case valuePer1kUsers = "value per 1000 users"
+}
+
 /// A reported metric: its name in the CSVs, what it means, its unit, and how it is computed
 /// from one replication's ``Tally``. Documented in the README ("Metrics").
 public struct Metric: Sendable {
@@ -8,7 +18,7 @@ public struct Metric: Sendable {
   public var id: MetricID
   public var name: String
   public var definition: String
-  public var unit: String
+  public var unit: MetricUnit
   /// `true` when smaller is better (for marking the best value in tables).
   public var lowerIsBetter: Bool
   /// The value for one replication, or `nil` when it has no data (no consent issued...).
@@ -54,13 +64,13 @@ public struct Metric: Sendable {
       Metric(
         id: id, name: "onboarding_interruption_rate",
         definition: "onboarding runs with at least one sheet over an onboarding screen, "
-          + "out of runs started", unit: "ratio", lowerIsBetter: true
+          + "out of runs started", unit: .ratio, lowerIsBetter: true
       ) { tally, _ in ratio(tally.onboardingRunsInterrupted, tally.onboardingRunsStarted) }
     case .onboardingCompletionRate:
       Metric(
         id: id, name: "onboarding_completion_rate",
         definition: "new users who completed onboarding by the horizon, out of those who started",
-        unit: "ratio", lowerIsBetter: false
+        unit: .ratio, lowerIsBetter: false
       ) { tally, _ in ratio(tally.newUsersCompleted, tally.newUsersOnboarding) }
     case .paywallInterruptionRate: kindRate(id, .paywall)
     case .checkoutInterruptionRate: kindRate(id, .checkout)
@@ -69,7 +79,7 @@ public struct Metric: Sendable {
       Metric(
         id: id, name: "consent_latency_mean_s",
         definition: "mean time from first issuance to display of price-increase consent messages "
-          + "displayed by the horizon", unit: "seconds", lowerIsBetter: true
+          + "displayed by the horizon", unit: .seconds, lowerIsBetter: true
       ) { tally, _ in
         let consent = Reason.priceIncreaseConsent
         return tally.displayed[consent] > 0
@@ -94,7 +104,7 @@ public struct Metric: Sendable {
       Metric(
         id: id, name: "consent_deadline_miss_rate",
         definition: "consent messages not displayed by their deadline (renewal), out of those "
-          + "whose deadline fell within the horizon", unit: "ratio", lowerIsBetter: true
+          + "whose deadline fell within the horizon", unit: .ratio, lowerIsBetter: true
       ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) }
     case .billingLatencyP90:
       quantile(
@@ -107,7 +117,7 @@ public struct Metric: Sendable {
     case .fallbackFiredPer1kUsers:
       Metric(
         id: id, name: "fallback_fired_per_1k_users", definition: "fallback_fired per 1000 users",
-        unit: "count per 1000 users", lowerIsBetter: true
+        unit: .countPer1kUsers, lowerIsBetter: true
       ) { tally, _ in
         tally.users > 0 ? Double(tally.fallbackFired) * 1000 / Double(tally.users) : nil
       }
@@ -123,7 +133,7 @@ public struct Metric: Sendable {
     case .sheetsPerBreakMean:
       Metric(
         id: id, name: "sheets_per_break_mean",
-        definition: "mean number of sheets shown back to back in one break", unit: "sheets",
+        definition: "mean number of sheets shown back to back in one break", unit: .sheets,
         lowerIsBetter: true
       ) { tally, _ in
         tally.breaks > 0 ? Double(tally.sheetsInBreaks) / Double(tally.breaks) : nil
@@ -131,7 +141,7 @@ public struct Metric: Sendable {
     case .sheetsPerBreakMax:
       Metric(
         id: id, name: "sheets_per_break_max",
-        definition: "most sheets shown back to back in one break", unit: "sheets",
+        definition: "most sheets shown back to back in one break", unit: .sheets,
         lowerIsBetter: true
       ) { tally, _ in tally.breaks > 0 ? Double(tally.maxSheetsPerBreak) : nil }
     case .messagesIssued:
@@ -183,9 +193,9 @@ public struct Metric: Sendable {
   /// at least 0, anything else (values in the user's units) unbounded.
   public var range: ValueRange {
     switch unit {
-    case "ratio": .unit
-    case "seconds", "count", "count per 1000 users", "sheets": .nonNegative
-    default: .unbounded
+    case .ratio: .unit
+    case .seconds, .count, .countPer1kUsers, .sheets: .nonNegative
+    case .valuePer1kUsers: .unbounded
     }
   }
 
@@ -201,7 +211,7 @@ public struct Metric: Sendable {
     Metric(
       id: id, name: "\(kind.rawValue)_interruption_rate",
       definition: "visits to \(kind.rawValue) screens with at least one sheet over them, out of "
-        + "all visits to them", unit: "ratio", lowerIsBetter: true
+        + "all visits to them", unit: .ratio, lowerIsBetter: true
     ) { tally, scenario in
       var visits = 0
       var interrupted = 0
@@ -219,7 +229,7 @@ public struct Metric: Sendable {
     Metric(
       id: id, name: name,
       definition: "\(what), from first issuance to display (log-binned histogram "
-        + "interpolated within the bin, within 2% of the sample quantile)", unit: "seconds",
+        + "interpolated within the bin, within 2% of the sample quantile)", unit: .seconds,
       lowerIsBetter: true
     ) { tally, _ in tally.latency[lane].quantile(p) }
   }
@@ -231,7 +241,7 @@ public struct Metric: Sendable {
       definition: "\(what) of consent hold: time from the message's first delivery to the app "
         + "to its display, the wait the policy added (log-binned histogram interpolated "
         + "within the bin, within 2% of the sample quantile; 0 when shown at delivery)",
-      unit: "seconds", lowerIsBetter: true
+      unit: .seconds, lowerIsBetter: true
     ) { tally, _ in tally.hold[.priceIncreaseConsent].quantile(p) }
   }
 
@@ -240,7 +250,7 @@ public struct Metric: Sendable {
     _ count: @escaping @Sendable (Tally) -> Int
   ) -> Metric {
     Metric(
-      id: id, name: name, definition: definition, unit: "count", lowerIsBetter: lowerIsBetter
+      id: id, name: name, definition: definition, unit: .count, lowerIsBetter: lowerIsBetter
     ) {
       tally, _ in Double(count(tally))
     }

@@ -9,7 +9,7 @@ extension Metric {
     Metric(
       id: id, name: "value_per_1k_users",
       definition: "what the outcomes are worth per 1000 users: the sum of the "
-        + "value_*_per_1k_users parts below", unit: "value per 1000 users",
+        + "value_*_per_1k_users parts below", unit: .valuePer1kUsers,
       lowerIsBetter: false
     ) { tally, scenario in
       scenario.value.map { model in
@@ -22,7 +22,7 @@ extension Metric {
     _ id: MetricID, _ name: String, _ definition: String, index: Int
   ) -> Metric {
     Metric(
-      id: id, name: name, definition: definition, unit: "value per 1000 users",
+      id: id, name: name, definition: definition, unit: .valuePer1kUsers,
       lowerIsBetter: false
     ) { tally, scenario in
       scenario.value.map { parts(tally, scenario, $0)[index] }

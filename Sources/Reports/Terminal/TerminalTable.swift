@@ -70,10 +70,10 @@ public enum TerminalTable {
   }
 
   /// A value in a readable unit: ratios as percentages, seconds as s / min / h / d.
-  public static func format(_ value: Double, _ unit: String) -> String {
+  public static func format(_ value: Double, _ unit: MetricUnit) -> String {
     switch unit {
-    case "ratio": return fixed(value * 100, 1) + "%"
-    case "seconds":
+    case .ratio: return fixed(value * 100, 1) + "%"
+    case .seconds:
       let magnitude = abs(value)
       if magnitude < 120 { return fixed(value, 1) + "s" }
       if magnitude < 7200 { return fixed(value / 60, 1) + "m" }
