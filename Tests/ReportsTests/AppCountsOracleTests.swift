@@ -67,6 +67,13 @@ struct AppCountsOracleTests {
     #expect(AppCounts.audience(report.scenario) == "over 60 days, for your 3,500 subscribers")
   }
 
+  @Test func anOutcomeThatReadsZeroForTheAppIsLeftOut() throws {
+    // 1 user of the app: 3/500 lapsed renewals a replication read "0 [0, 0]"; left out.
+    let report = Self.report(app: AppSize(users: 1, subscribers: 0.35))
+    let sentence = try #require(AppCounts.sentence(report, 0, against: 1))
+    #expect(!sentence.contains("lapsed renewals"), "\(sentence)")
+  }
+
   @Test func withoutAnAppSectionThereAreNoCounts() {
     let report = Self.report(app: nil)
     #expect(AppCounts.difference(report, 0, 1, Self.outcome("lapsed_renewals")) == nil)

@@ -91,15 +91,16 @@ public enum AppCounts {
 
   /// The counts of `a` against `b` in words: first the outcomes whose paired interval is clear
   /// of zero (`18 [15, 22] more lapsed renewals`), then the others (`no clear difference in
-  /// interrupted checkouts (3 [-2, 8])`); outcomes identical in every replication are left
-  /// out. `nil` without an `app` section; "no difference in any count" when all are identical.
+  /// interrupted checkouts (3 [-2, 8])`); outcomes whose interval rounds to 0 [0, 0] for the
+  /// app are left out. `nil` without an `app` section; "no difference in any count" when all are identical.
   public static func sentence(_ report: RunReport, _ a: Int, against b: Int) -> String? {
     guard report.scenario.app != nil else { return nil }
     var clear: [String] = []
     var unclear: [String] = []
     for outcome in outcomes {
       guard let difference = difference(report, a, b, outcome) else { continue }
-      if difference.low == 0, difference.high == 0 { continue }
+      // Identical, or so close it reads 0 [0, 0] for the app: nothing to say.
+      if whole(difference.low) == "0", whole(difference.high) == "0" { continue }
       let bracket = "[\(whole(difference.low)), \(whole(difference.high))]"
       if difference.low > 0 || difference.high < 0 {
         let more = difference.mean > 0
