@@ -55,7 +55,7 @@ struct VerdictWordingTests {
 
   @Test func aRecommendationOffTheFrontIsExplainedAndOneOnItIsNot() throws {
     // Without onboarding runs there is no front: nothing to explain.
-    #expect(Decision.offFrontSentence(Self.report()) == nil)
+    #expect(Decision.offFrontSentence(Self.report(), decision: Decision(Self.report())) == nil)
     // On the default scenario at a small size deadline-aware-value is on the front: no line.
     var scenario = ScenarioLoader.embeddedDefault()
     scenario.users = 300
@@ -67,7 +67,7 @@ struct VerdictWordingTests {
     let best = try #require(Decision(run).rows.first { $0.rank == 1 }?.policy)
     let index = try #require(run.result.policies.firstIndex { $0.name == best })
     let onFront = Decision.frontIndices(run).contains(index)
-    let sentence = Decision.offFrontSentence(run)
+    let sentence = Decision.offFrontSentence(run, decision: Decision(run))
     #expect(onFront == (sentence == nil), "\(best): \(sentence ?? "none")")
     if let sentence {
       #expect(sentence.hasPrefix("\(best) is recommended on value but is not on the front"))

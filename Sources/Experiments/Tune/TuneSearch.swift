@@ -251,9 +251,7 @@ public struct TuneSearch: Sendable {
     // A regret's reference is the best compared preset of each world and replication, run
     // beside the policies on the same users: a fixed set, so a policy's regrets are alike
     // whichever others share its evaluation (successive halving and the selection shrink it).
-    let references =
-      acrossWorlds == .expectedValue
-      ? [] : compare.filter { preset in !policies.contains { $0.name == preset.name } }
+    let references = regretReferences(beside: policies)
     let evaluated = policies + references
     let referenceIndices =
       references.isEmpty
@@ -299,13 +297,18 @@ public struct TuneSearch: Sendable {
     return (values, pooled)
   }
 
+  /// The compared presets an evaluation of `policies` across worlds runs beside them as the
+  /// regret's reference (those not among `policies`); none for the expected value.
+  func regretReferences(beside policies: [NamedPolicy]) -> [NamedPolicy] {
+    guard acrossWorlds != .expectedValue else { return [] }
+    return compare.filter { preset in !policies.contains { $0.name == preset.name } }
+  }
+
   /// The user lives an evaluation of `policies` simulates (every world, the references).
   func livesOf(_ policies: [NamedPolicy], users: Int, replications: Int) -> Int {
     guard !worlds.isEmpty else { return users * replications * policies.count }
-    let references =
-      acrossWorlds == .expectedValue
-      ? 0 : compare.filter { preset in !policies.contains { $0.name == preset.name } }.count
-    return users * replications * (policies.count + references) * worlds.count
+    let evaluated = policies.count + regretReferences(beside: policies).count
+    return users * replications * evaluated * worlds.count
   }
 
   /// ``evaluate(_:users:replications:seed:)`` in one world.

@@ -35,25 +35,17 @@ public enum AppCounts {
       count: { tally, _ in tally.newUsersCompleted }, fewerIsBetter: false),
     Outcome(
       name: "interrupted_checkouts", noun: "interrupted checkouts", amongSubscribers: false,
-      count: { tally, scenario in interrupted(tally, scenario, kind: .checkout) },
+      count: { tally, scenario in Metric.interruptedVisits(tally, scenario, kind: .checkout) },
       fewerIsBetter: true),
     Outcome(
       name: "interrupted_immersive_screens", noun: "sheets over immersive screens",
       amongSubscribers: false,
-      count: { tally, scenario in interrupted(tally, scenario, kind: .immersive) },
+      count: { tally, scenario in Metric.interruptedVisits(tally, scenario, kind: .immersive) },
       fewerIsBetter: true),
     Outcome(
       name: "unresolved_billing_issues", noun: "unresolved billing issues", amongSubscribers: true,
       count: { tally, _ in tally.pending[.billingIssue] }, fewerIsBetter: true),
   ]
-
-  static func interrupted(_ tally: Tally, _ scenario: Scenario, kind: ScreenKind) -> Int {
-    var total = 0
-    for (index, screen) in scenario.screens.enumerated() where screen.kind == kind {
-      total += tally.screenInterrupted[index]
-    }
-    return total
-  }
 
   /// The paired difference `a − b` of `outcome` in the app's counts over its period, `nil`
   /// without an `app` section or without users.
@@ -120,14 +112,6 @@ public enum AppCounts {
   }
 
   /// A count rounded to a whole number, with thousands separated: `40,000`, `-3`.
-  public static func whole(_ value: Double) -> String {
-    let rounded = Int(value.rounded())
-    let digits = String(abs(rounded))
-    var grouped = ""
-    for (index, character) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { grouped += "," }
-      grouped.append(character)
-    }
-    return (rounded < 0 ? "-" : "") + grouped
-  }
+  public static func whole(_ value: Double) -> String { HTMLReport.grouped(Int(value.rounded())) }
+
 }

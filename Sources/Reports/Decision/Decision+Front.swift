@@ -62,9 +62,8 @@ extension Decision {
 
   /// Why the recommendation (value basis) is not on the front, when it is not: the front
   /// counts two outcomes, the value weighs every priced one.
-  public static func offFrontSentence(_ report: RunReport) -> String? {
+  public static func offFrontSentence(_ report: RunReport, decision: Decision) -> String? {
     guard let model = report.scenario.value else { return nil }
-    let decision = Decision(report)
     guard let best = decision.rows.first(where: { $0.rank == 1 })?.policy,
       let index = report.result.policies.firstIndex(where: { $0.name == best }),
       case let front = frontIndices(report), !front.isEmpty, !front.contains(index)

@@ -8,7 +8,8 @@ extension HTMLReport {
     let valued = decision.basis == .value
     let unit = data.report.scenario.value.map { "\($0.unit) per 1,000 users" } ?? ""
     var html = "<section class=\"panel summary\" id=\"recommendation\">\n<h2>Recommendation</h2>\n"
-    let offFront = valued ? Decision.offFrontSentence(data.report).map { [$0] } ?? [] : []
+    let offFront =
+      valued ? Decision.offFrontSentence(data.report, decision: decision).map { [$0] } ?? [] : []
     html +=
       "<p>" + (decision.sentences + offFront).map(Chart.escape).joined(separator: " ") + "</p>\n"
     html += "<div class=\"table-wrap\"><table class=\"headline\">\n<thead><tr>"

@@ -29,16 +29,21 @@ extension Metric {
     }
   }
 
+  /// Visits to the scenario's screens of `kind` with a sheet over them, in one tally.
+  static func interruptedVisits(_ tally: Tally, _ scenario: Scenario, kind: ScreenKind) -> Int {
+    var total = 0
+    for (index, screen) in scenario.screens.enumerated() where screen.kind == kind {
+      total += tally.screenInterrupted[index]
+    }
+    return total
+  }
+
   /// The five parts of the value per 1000 users (onboarding, consent, billing, checkout,
   /// immersive); 0 for a replication without users.
   static func parts(_ tally: Tally, _ scenario: Scenario, _ model: ValueModel) -> [Double] {
     guard tally.users > 0 else { return [0, 0, 0, 0, 0] }
-    var checkout = 0
-    var immersive = 0
-    for (index, screen) in scenario.screens.enumerated() {
-      if screen.kind == .checkout { checkout += tally.screenInterrupted[index] }
-      if screen.kind == .immersive { immersive += tally.screenInterrupted[index] }
-    }
+    let checkout = interruptedVisits(tally, scenario, kind: .checkout)
+    let immersive = interruptedVisits(tally, scenario, kind: .immersive)
     let scale = 1000 / Double(tally.users)
     return [
       model.onboardingCompleted * Double(tally.newUsersCompleted) * scale,

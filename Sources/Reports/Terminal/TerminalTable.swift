@@ -12,7 +12,8 @@ public enum TerminalTable {
     let text =
       opening + [table(report, width: width)]
       + (decision.basis == .value ? [paretoSentence(report)] : [])
-      + (decision.basis == .value ? Decision.offFrontSentence(report).map { [$0] } ?? [] : [])
+      + (decision.basis == .value
+        ? Decision.offFrontSentence(report, decision: decision).map { [$0] } ?? [] : [])
     return TerminalLayout.wrap(text.joined(separator: "\n"), width: width, indent: 2)
   }
 

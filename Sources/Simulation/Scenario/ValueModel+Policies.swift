@@ -41,11 +41,7 @@ extension Scenario {
     }
     let written = definition?["urgent_consent"]?["value"]
     for (key, amount) in consentAmounts where written?.value(at: key[...]) == nil {
-      if key.count == 1 {
-        test.renewal = amount
-      } else if let kind = ScreenKind(rawValue: key[1]) {
-        test.costs[kind.index] = amount
-      }
+      test[amount: key] = amount
     }
     rule.value = test
     var priced = policy
@@ -80,12 +76,9 @@ extension Scenario {
   /// section.
   public func amountsFromScenario(of policy: NamedPolicy) -> [String] {
     guard let test = policy.configuration.urgentConsent?.value else { return [] }
-    return consentAmounts.filter { key, amount in
-      guard key.count == 2, let kind = ScreenKind(rawValue: key[1]) else {
-        return test.renewal == amount
-      }
-      return test.costs[kind.index] == amount
-    }.map { $0.key.last! }
+    return consentAmounts.filter { key, amount in test[amount: key] == amount }.map {
+      $0.key.last!
+    }
   }
 
   /// An amount at up to 4 significant figures, without trailing zeros (`1.8`, `0.6`, `25`).
@@ -93,6 +86,23 @@ extension Scenario {
     let rounded = (amount * 10_000).rounded() / 10_000
     if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
     return "\(rounded)"
+  }
+}
+
+extension ConsentValue {
+  /// The amount at a key of ``Scenario/consentAmounts`` (`["renewal"]` or `["costs", kind]`).
+  fileprivate subscript(amount key: [String]) -> Double {
+    get {
+      guard key.count == 2, let kind = ScreenKind(rawValue: key[1]) else { return renewal }
+      return costs[kind.index]
+    }
+    set {
+      if key.count == 2, let kind = ScreenKind(rawValue: key[1]) {
+        costs[kind.index] = newValue
+      } else {
+        renewal = newValue
+      }
+    }
   }
 }
 
