@@ -92,4 +92,16 @@ enum ScenarioOptions {
   static let baseline = Option.text(
     "baseline", "name", "Policy the others are compared against (default: storekit-auto).",
     completion: .choices(PolicyCatalog.presetNames))
+  static let responses = Option.choice(
+    "responses", ["on", "off"],
+    "With 'off', ignore the scenario's 'responses' section: every consent shown by its "
+      + "deadline counts as kept, and the outputs are those of a scenario without it "
+      + "(default: on).")
+
+  /// `scenario` as `--responses` asks: without its response model for `off`.
+  static func applyResponses(
+    _ parsed: ParsedArguments, to scenario: inout Scenario
+  ) throws {
+    if try parsed.value(responses) == "off" { scenario.responses = nil }
+  }
 }

@@ -26,7 +26,8 @@ extension RunCommand {
   /// Every option of `run`, in the order its help lists them.
   static let options: [any OptionDeclaration] = [
     ScenarioOptions.policies, ScenarioOptions.baseline, ScenarioOptions.users,
-    ScenarioOptions.replications, ScenarioOptions.seed, ExecutionOptions.jobs,
+    ScenarioOptions.replications, ScenarioOptions.seed, ScenarioOptions.responses,
+    ExecutionOptions.jobs,
     OutputOptions.out(default: "results/<scenario name>/"), ExecutionOptions.shard, messagesLog,
     eventsLog, eventsLogPolicy, OutputOptions.noReport, OutputOptions.quiet,
     ExecutionOptions.noSharedTrunk,

@@ -48,7 +48,8 @@ enum RunCommand {
   }
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
-    let loaded = try loadScenario(parsed.positionals.first)
+    var loaded = try loadScenario(parsed.positionals.first)
+    try ScenarioOptions.applyResponses(parsed, to: &loaded.scenario)
     var plan = try makePlan(parsed, for: loaded.scenario)
     let execution = try ExecutionOptions(parsed)
     let (jobs, shard) = (execution.jobs, execution.shard)

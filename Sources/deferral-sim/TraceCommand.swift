@@ -13,7 +13,8 @@ enum TraceCommand {
     positionalUsage: "[SCENARIO]",
     positionalCount: (0, 1),
     declaring: [
-      policy, user, replication, seed, diff, context, find, limit, scan, format,
+      policy, user, replication, seed, ScenarioOptions.responses, diff, context, find, limit,
+      scan, format,
     ],
     discussion:
       "Each row: simulated time (day and clock, and seconds), the policy (with two: 'both'\n"
@@ -24,9 +25,12 @@ enum TraceCommand {
       + "policy (each given, or every policy of the scenario) had the outcome: 'interrupted'\n"
       + "(a sheet over a screen of kind launch, onboarding, paywall, checkout or immersive),\n"
       + "'forced' (a fallback fired), 'missed' (a consent deadline passed unshown), 'failed'\n"
-      + "(a display attempt failed), 'differ' (two policies' outcomes differ: messages\n"
+      + "(a display attempt failed), 'declined', 'closed' (a consent sheet declined, or\n"
+      + "closed without a choice) and 'lost' (a renewal lost) with a 'responses' section,\n"
+      + "'differ' (two policies' outcomes differ: messages\n"
       + "displayed, deadlines missed, interrupted visits or forced displays). With two\n"
-      + "policies, 'missed', 'interrupted' and 'forced' list the users whose count of it\n"
+      + "policies, 'missed', 'interrupted', 'forced', 'declined', 'closed' and 'lost' list\n"
+      + "the users whose count of it\n"
       + "differs between them, with the counts ('missed 1 vs 0'). A consent deadline within\n"
       + "the horizon is a row of its own ('consent deadline met' or 'missed').\n\n"
       + "CSV and JSON columns: policy, time_s, clock, screen, kind, what, message, reason,\n"
@@ -34,7 +38,9 @@ enum TraceCommand {
       + "  deferral-sim trace --find interrupted --policy storekit-auto --limit 5\n"
       + "  deferral-sim trace --policy storekit-auto --policy deadline-aware --user 5 --diff")
 
-  static let outcomes = ["interrupted", "forced", "missed", "failed", "differ"]
+  static let outcomes = [
+    "interrupted", "forced", "missed", "failed", "declined", "closed", "lost", "differ",
+  ]
 
   static let policy = Option.text(
     "policy", "name", "Policy to trace; give it twice to compare two.", repeatable: true,
@@ -52,7 +58,9 @@ enum TraceCommand {
     "context", "n", "Rows of shared life shown around each difference (default 2).",
     in: 0...1000)
   static let find = Option.choice(
-    "find", outcomes, "List users with an outcome: interrupted, forced, missed, failed, differ.",
+    "find", outcomes,
+    "List users with an outcome: interrupted, forced, missed, failed, declined, closed, lost, "
+      + "differ.",
     valueName: "outcome")
   static let limit = Option.integer(
     "limit", "n", "At most this many users with --find (default 20).", in: 1...1_000_000)
@@ -65,7 +73,8 @@ enum TraceCommand {
     "format", ["text", "csv", "json"], "Output format (default text).")
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
-    let loaded = try RunCommand.loadScenario(parsed.positionals.first)
+    var loaded = try RunCommand.loadScenario(parsed.positionals.first)
+    try ScenarioOptions.applyResponses(parsed, to: &loaded.scenario)
     // The run's seed as `run` would plan it: the scenario's, or --seed.
     let plan = try RunPlan(
       scenario: loaded.scenario, overrides: RunPlan.Overrides(seed: try parsed.value(Self.seed)))

@@ -60,7 +60,8 @@ struct TraceLife {
         time: step.time,
         screen: shown >= 0 ? scenario.screens[shown].name : "",
         kind: shown >= 0 ? scenario.screens[shown].kind.rawValue : "",
-        what: step.what.rawValue,
+        what: step.what == .responded
+          ? "\(step.what.rawValue): \(step.response.name)" : step.what.rawValue,
         message: step.message >= 0 ? "#\(step.message)" : "",
         reason: step.reason?.name ?? "", decision: step.decision?.text ?? "",
         why: step.decision?.why ?? "")
@@ -127,6 +128,9 @@ struct TraceLife {
     case "forced": tally.fallbackFired
     case "missed": tally.consentDeadlineMisses
     case "failed": tally.displayFailures
+    case "declined": tally.consentDeclined
+    case "closed": tally.consentClosed
+    case "lost": tally.consentDeadlinesDue - tally.consentKept
     default: 0
     }
   }
@@ -137,12 +141,19 @@ struct TraceLife {
   /// The outcomes `--find differ` compares two lives on.
   static let compared = ["displayed", "missed", "interrupted", "forced"]
 
+  /// The outcomes whose counts `--find` compares between two policies: ``compared`` and the
+  /// responses (a scenario with a `responses` section).
+  static let pairwise = compared + ["declined", "closed", "lost"]
+
   var summary: String {
     "\(policy.name): \(outcomes.count) messages, \(displayed) displayed, "
       + "\(interruptions) interrupted screen visit(s), "
       + "\(tally.onboardingRunsInterrupted)/\(tally.onboardingRunsStarted) onboarding runs "
       + "interrupted, \(tally.fallbackFired) forced, \(tally.displayFailures) failed display(s), "
       + "\(tally.consentDeadlineMisses) consent deadline(s) missed"
+      + (tally.consentAccepted + tally.consentDeclined + tally.consentClosed > 0
+        ? ", consent \(tally.consentAccepted) accepted / \(tally.consentDeclined) declined / "
+          + "\(tally.consentClosed) closed" : "")
       + (deadlines.isEmpty
         ? "" : " (deadline " + deadlines.map(\.text).joined(separator: "; ") + ")")
   }

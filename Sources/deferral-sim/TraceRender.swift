@@ -265,7 +265,7 @@ enum TraceSearch {
       // Two policies: the users whose outcome differs between them (`differ`: in any outcome
       // a reader compares; `missed`, `interrupted`, `forced`: in that one), not those whose
       // events differ anywhere or who had the outcome under both alike.
-      if lives.count == 2, outcome == "differ" || TraceLife.compared.contains(outcome) {
+      if lives.count == 2, outcome == "differ" || TraceLife.pairwise.contains(outcome) {
         let compared = outcome == "differ" ? TraceLife.compared : [outcome]
         let differences = differences(lives[0], lives[1], in: compared)
         matching =

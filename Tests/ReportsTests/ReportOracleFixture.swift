@@ -62,6 +62,18 @@ enum ReportOracleFixture {
     tally.latencySumMilliseconds[0] = Int64(123_457 * k)
     tally.consentDeadlineMisses = k
     tally.consentDeadlinesDue = 4 + k
+    // Responses (the fixture's scenario has a response model): of the 100 consents shown.
+    tally.consentAccepted = 60 + k
+    tally.consentDeclined = 10 + k
+    tally.consentClosed = 30 - 2 * k
+    tally.consentKept = 2 + k
+    tally.consentKeptOutside = 1
+    tally.billingFixed = 5 + k
+    tally.billingRecovered = 8 + 2 * k
+    for screen in screens.indices {
+      tally.screenConsentShown[screen] = 2 * screen + 1
+      tally.screenConsentAccepted[screen] = screen
+    }
     tally.fallbackFired = 3 * k
     tally.displayAttempts = 50 + k
     tally.displayFailures = 5 + k
@@ -119,12 +131,19 @@ enum ReportOracleFixture {
       "messages_displayed": 130,
       "messages_expired": 11 + d,
       "messages_pending_at_end": Double(pending(k: k).reduce(0, +)),
+      "consent_acceptance_rate": (60 + d) / 100,
+      "consent_decline_rate": (10 + d) / 100,
+      "consent_close_rate": (30 - 2 * d) / 100,
+      "renewals_kept_rate": (2 + d) / (4 + d),
+      "renewals_lost_per_1k_users": 2 * 1000 / (1000 + d),
+      "billing_recovery_rate": (8 + 2 * d) / (30 + d),
+      "win_back_redemption_rate": 0,
     ]
     if let parts = valueParts(k: k) {
       let named = [
         "value_onboarding_per_1k_users", "value_consent_per_1k_users",
         "value_billing_per_1k_users", "value_checkout_per_1k_users",
-        "value_immersive_per_1k_users",
+        "value_immersive_per_1k_users", "value_win_back_per_1k_users",
       ]
       if metric == "value_per_1k_users" { return .some(parts.reduce(0, +)) }
       if let index = named.firstIndex(of: metric) { return .some(parts[index]) }
@@ -133,8 +152,10 @@ enum ReportOracleFixture {
   }
 
   /// The value parts per 1000 users, from the default scenario's `value` amounts and the
-  /// fixture's counts: completions 5 + k, misses k, billing messages pending, interrupted
-  /// checkout and immersive visits, over 1000 + k users. Costs are negative.
+  /// fixture's counts, priced as with a response model: completions 5 + k, renewals lost
+  /// (4 + k due − (2 + k) kept = 2), billing issues not recovered (30 + k issued − (8 + 2k)
+  /// recovered), interrupted checkout and immersive visits, no win-back redeemed, over
+  /// 1000 + k users. Costs are negative.
   static func valueParts(k: Int) -> [Double]? {
     guard let model = report.scenario.value else { return nil }
     func interruptedVisits(_ kind: ScreenKind) -> Double {
@@ -145,10 +166,11 @@ enum ReportOracleFixture {
     let perThousand = 1000 / Double(1000 + k)
     return [
       model.onboardingCompleted * Double(5 + k) * perThousand,
-      -model.consentDeadlineMissed * Double(k) * perThousand,
-      -model.billingIssueUnresolved * Double(pending(k: k)[1]) * perThousand,
+      -model.renewalLostAmount * 2 * perThousand,
+      -model.billingIssueUnresolved * Double(22 - k) * perThousand,
       -model.checkoutInterrupted * interruptedVisits(.checkout) * perThousand,
       -model.immersiveInterrupted * interruptedVisits(.immersive) * perThousand,
+      model.winBackRedeemed * 0,
     ]
   }
 
@@ -165,6 +187,11 @@ enum ReportOracleFixture {
     let policies = policyNames.map { NamedPolicy(name: $0, configuration: PolicyConfiguration()) }
     scenario.policies = policies
     scenario.baseline = "base"
+    // A response model, so every metric (those that need one included) is reported; its
+    // chances do not enter a report, only whether it exists.
+    scenario.responses = ResponseModel(
+      consentChoice: .init(probability: 0.8), consentAccept: .init(probability: 0.9),
+      billingFixed: .init(probability: 0.4), winBackRedeemed: .init(probability: 0.1))
     let tallies = (0..<replicationCount).map { replication in
       policies.indices.map { tally(replication: replication, policy: $0) }
     }

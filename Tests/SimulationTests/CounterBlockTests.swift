@@ -25,7 +25,9 @@ struct CounterBlockTests {
         "onboardingRunsStarted", "onboardingRunsCompleted", "onboardingRunsInterrupted",
         "newUsersOnboarding", "newUsersCompleted", "users", "consentDeadlineMisses",
         "consentDeadlinesDue", "fallbackFired", "displayAttempts", "displayFailures", "sheets",
-        "breaks", "sheetsInBreaks", "events",
+        "breaks", "sheetsInBreaks", "events", "consentAccepted", "consentDeclined",
+        "consentClosed", "consentKept", "consentKeptOutside", "billingFixed", "billingRecovered",
+        "winBackRedeemed",
       ])
     #expect(TallyCounters.fieldCount == TallyCounters.fieldNames.count)
     #expect(SegmentCounters.fieldNames.count == SegmentCounters.fieldCount)

@@ -44,7 +44,8 @@ public struct RobustTabulation {
     let prefix: [CSVField] = [.integer(world.index + 1)] + world.labels.map { .text($0) }
     var rows = CSVTable(header: table.header)
     for (policy, name) in names.enumerated() {
-      for (metricIndex, metric) in Metric.all.enumerated() {
+      for (metricIndex, metric) in Metric.all.enumerated()
+      where metric.isReported(for: report.scenario) {
         let interval = report.interval(policy: policy, metric: metricIndex)
         rows.append(
           prefix + [

@@ -122,7 +122,8 @@ extension SweepPlan {
         scenario: run.scenario, result: result, baseline: run.scenario.baseline)
       for (index, policy) in policies.enumerated() {
         let point = run.pointNames[index] ?? "s\(done + 1)"
-        for (metricIndex, metric) in Metric.all.enumerated() {
+        for (metricIndex, metric) in Metric.all.enumerated()
+        where metric.isReported(for: run.scenario) {
           let interval = report.interval(policy: index, metric: metricIndex)
           sweep.append(
             [.text(point), .text(policy.name)] + run.labels[index].map { .text($0) } + [

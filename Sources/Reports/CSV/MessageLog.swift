@@ -11,14 +11,23 @@ public final class MessageLog: Sendable {
     "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
     + "screen,screen_kind,forced,attempts,outcome"
 
+  /// The header of a scenario with a response model: ``header`` and `response` (accepted,
+  /// declined, closed, fixed, not fixed, redeemed, not redeemed, seen; empty when not shown).
+  public static let responseHeader = header + ",response"
+
   let parts: _ItemFiles
   let policyNames: [String]
   let screenNames: [String]
   let screenKinds: [String]
+  /// Whether rows end with the response (the scenario has a response model).
+  let writesResponses: Bool
 
   /// Prepares a scratch folder inside `folder` for the item files.
   public init(folder: String, scenario: Scenario, policies: [NamedPolicy]) throws(OutputError) {
-    parts = try _ItemFiles(folder: folder, name: "messages.csv", header: Self.header)
+    writesResponses = scenario.responses != nil
+    parts = try _ItemFiles(
+      folder: folder, name: "messages.csv",
+      header: writesResponses ? Self.responseHeader : Self.header)
     policyNames = policies.map { CSVTable.escape($0.name) }
     screenNames = scenario.screens.map { CSVTable.escape($0.name) }
     screenKinds = scenario.screens.map(\.kind.rawValue)
@@ -63,7 +72,9 @@ public final class MessageLog: Sendable {
       line += number(outcome.displayedAt.map { $0 - outcome.issuedAt }) + ","
       line += outcome.screen.map { log.screenNames[$0] + "," + log.screenKinds[$0] } ?? ","
       line += outcome.forced ? ",true," : ",false,"
-      line += "\(outcome.attempts),\(outcome.outcome.rawValue)\n"
+      line += "\(outcome.attempts),\(outcome.outcome.rawValue)"
+      if log.writesResponses { line += "," + outcome.response.name }
+      line += "\n"
       fputs(line, file)
     }
 

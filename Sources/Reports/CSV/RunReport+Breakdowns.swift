@@ -31,6 +31,14 @@ extension RunReport {
       "time_per_user_s_ci95_low", "time_per_user_s_ci95_high", "time_per_visit_s",
       "time_per_visit_s_ci95_low", "time_per_visit_s_ci95_high",
     ])
+    let responses = scenario.responses != nil
+    if responses {
+      table.header += [
+        "consent_shown", "consent_accepted", MetricID.consentAcceptanceRate.name,
+        MetricID.consentAcceptanceRate.name + "_ci95_low",
+        MetricID.consentAcceptanceRate.name + "_ci95_high",
+      ]
+    }
     for (policy, name) in policyNames.enumerated() {
       let total = pooled(policy)
       for (index, screen) in scenario.screens.enumerated() {
@@ -59,6 +67,16 @@ extension RunReport {
         row += intervalFields(policy: policy, range: .nonNegative, timePerUser)
         row += [.number(timePerVisit(total))]
         row += intervalFields(policy: policy, range: .nonNegative, timePerVisit)
+        if responses {
+          row += [
+            .integer(total.screenConsentShown[index]), .integer(total.screenConsentAccepted[index]),
+            .number(
+              Self.ratio(total.screenConsentAccepted[index], total.screenConsentShown[index])),
+          ]
+          row += intervalFields(policy: policy, range: .unit) {
+            Self.ratio($0.screenConsentAccepted[index], $0.screenConsentShown[index])
+          }
+        }
         table.append(row)
       }
     }
@@ -79,6 +97,10 @@ extension RunReport {
       header += [share, share + "_ci95_low", share + "_ci95_high"]
     }
     for (_, name) in quantiles { header += [name + "_ci95_low", name + "_ci95_high"] }
+    let responses = scenario.responses != nil
+    if responses {
+      header += ["responded", "response_rate", "response_rate_ci95_low", "response_rate_ci95_high"]
+    }
     var table = CSVTable(header: header)
     for (policy, name) in policyNames.enumerated() {
       let total = pooled(policy)
@@ -105,6 +127,15 @@ extension RunReport {
         for (p, _) in quantiles {
           row += intervalFields(policy: policy, range: .nonNegative) {
             $0.latency[lane].quantile(p)
+          }
+        }
+        if responses {
+          row += [
+            .integer(total.responded(lane: lane)),
+            .number(Self.ratio(total.responded(lane: lane), total.displayed[lane])),
+          ]
+          row += intervalFields(policy: policy, range: .unit) {
+            Self.ratio($0.responded(lane: lane), $0.displayed[lane])
           }
         }
         table.append(row)

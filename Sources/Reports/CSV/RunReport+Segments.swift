@@ -44,6 +44,16 @@ extension RunReport {
     SegmentMetric(.messagesPendingAtEnd) { Double($0.pending) },
   ]
 
+  /// The segment metrics of a scenario with a response model (``Scenario/responses``).
+  static let segmentResponseMetrics: [SegmentMetric] = [
+    SegmentMetric(.consentAcceptanceRate, range: .unit) {
+      ratio($0.consentAccepted, $0.consentShown)
+    },
+    SegmentMetric(.renewalsKeptRate, range: .unit) {
+      ratio($0.consentKept, $0.consentDeadlinesDue)
+    },
+  ]
+
   /// Per policy, segment and headline metric: the mean over replications with data and its
   /// 95% interval inside the metric's range (the layout of `summary.csv`, with a `segment`
   /// column).
@@ -53,7 +63,9 @@ extension RunReport {
     ])
     for (policy, name) in policyNames.enumerated() {
       for segment in UserSegment.allCases {
-        for metric in Self.segmentMetrics {
+        for metric in Self.segmentMetrics
+          + (scenario.responses == nil ? [] : Self.segmentResponseMetrics)
+        {
           let values = result.tallies.compactMap {
             metric.value($0[policy].segments[segment.rawValue])
           }

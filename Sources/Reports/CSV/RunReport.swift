@@ -40,7 +40,7 @@ public struct RunReport: Sendable {
       "policy", "metric", "mean", "ci95_low", "ci95_high", "replications",
     ])
     for (policy, name) in policyNames.enumerated() {
-      for (index, metric) in Metric.all.enumerated() {
+      for (index, metric) in Metric.all.enumerated() where metric.isReported(for: scenario) {
         let interval = interval(policy: policy, metric: index)
         table.append([
           .text(name), .text(metric.name), .number(interval?.mean), .number(interval?.low),
@@ -59,7 +59,7 @@ public struct RunReport: Sendable {
     ])
     guard let base = policyNames.firstIndex(of: baseline) else { return table }
     for (policy, name) in policyNames.enumerated() where policy != base {
-      for (index, metric) in Metric.all.enumerated() {
+      for (index, metric) in Metric.all.enumerated() where metric.isReported(for: scenario) {
         var differences: [Double] = []
         for replication in result.tallies.indices {
           if let value = values[policy][index][replication],
@@ -89,7 +89,7 @@ public struct RunReport: Sendable {
     var table = CSVTable(header: ["policy", "replication", "metric", "value"])
     for (policy, name) in policyNames.enumerated() {
       for replication in result.tallies.indices {
-        for (index, metric) in Metric.all.enumerated() {
+        for (index, metric) in Metric.all.enumerated() where metric.isReported(for: scenario) {
           table.append([
             .text(name), .integer(replication), .text(metric.name),
             .number(values[policy][index][replication]),

@@ -19,14 +19,23 @@ public enum AppCounts {
     public var count: @Sendable (Tally, Scenario) -> Int
     /// Whether fewer is better.
     public var fewerIsBetter: Bool
+    /// How it reads with a response model (``Scenario/responses``), when it counts otherwise.
+    public var responseNoun: String? = nil
   }
 
   /// The outcomes, in the order they are printed and written.
   public static let outcomes: [Outcome] = [
+    // With a response model a renewal lapses when the consent is declined or not agreed by the
+    // deadline, in the app or outside it; without one, when the deadline is missed.
     Outcome(
       name: "lapsed_renewals", noun: "lapsed renewals (consent deadlines missed)",
-      amongSubscribers: true, count: { tally, _ in tally.consentDeadlineMisses },
-      fewerIsBetter: true),
+      amongSubscribers: true,
+      count: { tally, scenario in
+        scenario.responses == nil
+          ? tally.consentDeadlineMisses : tally.consentDeadlinesDue - tally.consentKept
+      },
+      fewerIsBetter: true,
+      responseNoun: "lapsed renewals (consents declined or not agreed by the deadline)"),
     Outcome(
       name: "interrupted_onboardings", noun: "interrupted onboardings", amongSubscribers: false,
       count: { tally, _ in tally.onboardingRunsInterrupted }, fewerIsBetter: true),
@@ -44,7 +53,10 @@ public enum AppCounts {
       fewerIsBetter: true),
     Outcome(
       name: "unresolved_billing_issues", noun: "unresolved billing issues", amongSubscribers: true,
-      count: { tally, _ in tally.pending[.billingIssue] }, fewerIsBetter: true),
+      count: { tally, scenario in
+        scenario.responses == nil
+          ? tally.pending[.billingIssue] : tally.issued[.billingIssue] - tally.billingRecovered
+      }, fewerIsBetter: true),
   ]
 
   /// The paired difference `a − b` of `outcome` in the app's counts over its period, `nil`
@@ -87,6 +99,9 @@ public enum AppCounts {
   /// app are left out. `nil` without an `app` section; "no difference in any count" when all are identical.
   public static func sentence(_ report: RunReport, _ a: Int, against b: Int) -> String? {
     guard report.scenario.app != nil else { return nil }
+    func noun(_ outcome: Outcome) -> String {
+      report.scenario.responses == nil ? outcome.noun : outcome.responseNoun ?? outcome.noun
+    }
     var clear: [String] = []
     var unclear: [String] = []
     for outcome in outcomes {
@@ -99,9 +114,9 @@ public enum AppCounts {
         let ends = more ? (difference.low, difference.high) : (-difference.high, -difference.low)
         clear.append(
           "\(whole(abs(difference.mean))) [\(whole(ends.0)), \(whole(ends.1))] "
-            + "\(more ? "more" : "fewer") \(outcome.noun)")
+            + "\(more ? "more" : "fewer") \(noun(outcome))")
       } else {
-        unclear.append("\(outcome.noun) (\(whole(difference.mean)) \(bracket))")
+        unclear.append("\(noun(outcome)) (\(whole(difference.mean)) \(bracket))")
       }
     }
     var parts = clear

@@ -118,13 +118,17 @@ extension Decision {
     let unit = "\(model.unit) per 1,000 users"
     let total = report.pairedInterval(
       best, base, metric: .valuePer1kUsers)
-    let parts: [(label: String, metric: MetricID, amount: Double)] = [
+    let responses = report.scenario.responses != nil
+    var parts: [(label: String, metric: MetricID, amount: Double)] = [
       ("onboarding", .valueOnboardingPer1kUsers, model.onboardingCompleted),
-      ("consent deadlines", .valueConsentPer1kUsers, model.consentDeadlineMissed),
+      responses
+        ? ("renewals", .valueConsentPer1kUsers, model.renewalLostAmount)
+        : ("consent deadlines", .valueConsentPer1kUsers, model.consentDeadlineMissed),
       ("billing issues", .valueBillingPer1kUsers, model.billingIssueUnresolved),
       ("checkout", .valueCheckoutPer1kUsers, model.checkoutInterrupted),
       ("immersive screens", .valueImmersivePer1kUsers, model.immersiveInterrupted),
     ]
+    if responses { parts.append(("win-backs", .valueWinBackPer1kUsers, model.winBackRedeemed)) }
     let pieces = parts.filter { $0.amount > 0 }.compactMap { part -> String? in
       report.pairedInterval(best, base, metric: part.metric).map {
         "\(part.label) \(amount($0.mean, model.unit, signed: true))"

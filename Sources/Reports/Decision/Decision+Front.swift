@@ -68,12 +68,16 @@ extension Decision {
       let index = report.result.policies.firstIndex(where: { $0.name == best }),
       case let front = frontIndices(report), !front.isEmpty, !front.contains(index)
     else { return nil }
+    let responses = report.scenario.responses != nil
     let weighed = [
       (model.onboardingCompleted, "completed onboardings"),
-      (model.consentDeadlineMissed, "consent deadlines missed"),
+      responses
+        ? (model.renewalLostAmount, "renewals lost (declined or not agreed by the deadline)")
+        : (model.consentDeadlineMissed, "consent deadlines missed"),
       (model.billingIssueUnresolved, "unresolved billing issues"),
       (model.checkoutInterrupted, "interrupted checkouts"),
       (model.immersiveInterrupted, "sheets over immersive screens"),
+      (responses ? model.winBackRedeemed : 0, "win-backs redeemed"),
     ].filter { $0.0 > 0 }.map(\.1)
     return "\(best) is recommended on value but is not on the front: the front compares only "
       + "onboarding interruptions and consent deadlines missed, while value weighs "

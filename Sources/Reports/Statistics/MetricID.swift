@@ -17,6 +17,13 @@ public enum MetricID: Int, CaseIterable, Sendable, Hashable, CustomStringConvert
   case consentHoldP90
   case consentHoldP99
   case consentDeadlineMissRate
+  case consentAcceptanceRate
+  case consentDeclineRate
+  case consentCloseRate
+  case renewalsKeptRate
+  case renewalsLostPer1kUsers
+  case billingRecoveryRate
+  case winBackRedemptionRate
   case billingLatencyP90
   case fallbackFired
   case fallbackFiredPer1kUsers
@@ -34,6 +41,7 @@ public enum MetricID: Int, CaseIterable, Sendable, Hashable, CustomStringConvert
   case valueBillingPer1kUsers
   case valueCheckoutPer1kUsers
   case valueImmersivePer1kUsers
+  case valueWinBackPer1kUsers
 
   /// The metric's position in ``Metric/all`` and in the per-metric arrays of a report.
   public var index: Int { rawValue }

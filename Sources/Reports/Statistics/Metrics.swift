@@ -23,6 +23,9 @@ public struct Metric: Sendable {
   public var lowerIsBetter: Bool
   /// The value for one replication, or `nil` when it has no data (no consent issued...).
   public var value: @Sendable (Tally, Scenario) -> Double?
+  /// Whether the metric exists only for scenarios with a `responses` section
+  /// (``Scenario/responses``): the others' outputs have no row or column for it.
+  public var needsResponses = false
 
   /// Every metric, in report order (the order of ``MetricID``'s cases).
   public static let all: [Metric] = MetricID.allCases.map { Metric.definition(of: $0) }
@@ -38,7 +41,9 @@ public struct Metric: Sendable {
   /// billing issues), so no cost that moves the recommendation is hidden, then
   /// `value_per_1k_users`.
   public static func headline(for report: RunReport) -> [MetricID] {
-    guard let model = report.scenario.value else { return headline }
+    let responses: [MetricID] =
+      report.scenario.responses == nil ? [] : [.consentAcceptanceRate, .renewalsLostPer1kUsers]
+    guard let model = report.scenario.value else { return headline + responses }
     let priced: [(amount: Double, metric: MetricID, part: MetricID)] = [
       (model.checkoutInterrupted, .checkoutInterruptionRate, .valueCheckoutPer1kUsers),
       (model.immersiveInterrupted, .immersiveInterruptionRate, .valueImmersivePer1kUsers),
@@ -51,7 +56,18 @@ public struct Metric: Sendable {
       }
       return Set(means).count > 1
     }
-    return headline + moving.map(\.metric) + [.valuePer1kUsers]
+    return headline + responses + moving.map(\.metric) + [.valuePer1kUsers]
+  }
+
+  /// The metrics a run of `scenario` reports, in report order: every metric, less those that
+  /// need a response model when the scenario has none.
+  public static func reported(for scenario: Scenario) -> [Metric] {
+    all.filter { $0.isReported(for: scenario) }
+  }
+
+  /// Whether a run of `scenario` reports the metric (``needsResponses``).
+  public func isReported(for scenario: Scenario) -> Bool {
+    !needsResponses || scenario.responses != nil
   }
 
   /// The metric named `name` in the CSVs, `nil` for a name that is none.
@@ -106,6 +122,53 @@ public struct Metric: Sendable {
         definition: "consent messages not displayed by their deadline (renewal), out of those "
           + "whose deadline fell within the horizon", unit: .ratio, lowerIsBetter: true
       ) { tally, _ in ratio(tally.consentDeadlineMisses, tally.consentDeadlinesDue) }
+    case .consentAcceptanceRate:
+      responseRate(
+        id, "consent_acceptance_rate",
+        "price-increase consent sheets accepted, out of those shown", lowerIsBetter: false
+      ) { ($0.consentAccepted, $0.displayed[.priceIncreaseConsent]) }
+    case .consentDeclineRate:
+      responseRate(
+        id, "consent_decline_rate",
+        "price-increase consent sheets declined (the subscription ends at renewal), out of "
+          + "those shown", lowerIsBetter: true
+      ) { ($0.consentDeclined, $0.displayed[.priceIncreaseConsent]) }
+    case .consentCloseRate:
+      responseRate(
+        id, "consent_close_rate",
+        "price-increase consent sheets closed without a choice, out of those shown",
+        lowerIsBetter: true
+      ) { ($0.consentClosed, $0.displayed[.priceIncreaseConsent]) }
+    case .renewalsKeptRate:
+      responseRate(
+        id, "renewals_kept_rate",
+        "consents whose deadline fell within the horizon that kept the renewal: accepted in "
+          + "the app by the deadline, or agreed outside the app by it", lowerIsBetter: false
+      ) { ($0.consentKept, $0.consentDeadlinesDue) }
+    case .renewalsLostPer1kUsers:
+      Metric(
+        id: id, name: "renewals_lost_per_1k_users",
+        definition: "consents due within the horizon whose renewal was lost (declined, or not "
+          + "agreed by the deadline in the app or outside it), per 1000 users",
+        unit: .countPer1kUsers, lowerIsBetter: true,
+        value: { tally, _ in
+          tally.users > 0
+            ? Double(tally.consentDeadlinesDue - tally.consentKept) * 1000 / Double(tally.users)
+            : nil
+        }, needsResponses: true)
+    case .billingRecoveryRate:
+      responseRate(
+        id, "billing_recovery_rate",
+        "billing issues recovered by the horizon (the payment fixed from a sheet, or resolved "
+          + "outside the app by the horizon, before or after a sheet), out of those issued",
+        lowerIsBetter: false
+      ) { ($0.billingRecovered, $0.issued[.billingIssue]) }
+    case .winBackRedemptionRate:
+      responseRate(
+        id, "win_back_redemption_rate",
+        "win-back offers redeemed from a sheet, out of those issued",
+        lowerIsBetter: false
+      ) { ($0.winBackRedeemed, $0.issued[.winBackOffer]) }
     case .billingLatencyP90:
       quantile(
         id, "billing_latency_p90_s", lane: .billingIssue, 0.90,
@@ -170,12 +233,14 @@ public struct Metric: Sendable {
     case .valueConsentPer1kUsers:
       valuePart(
         id, "value_consent_per_1k_users",
-        "−consent_deadline_missed × consent deadlines missed, per 1000 users", index: 1)
+        "−consent_deadline_missed × consent deadlines missed (with a responses section: "
+          + "−renewal_lost × renewals lost), per 1000 users", index: 1)
     case .valueBillingPer1kUsers:
       valuePart(
         id, "value_billing_per_1k_users",
         "−billing_issue_unresolved × billing-issue messages still pending at the horizon "
-          + "(neither displayed nor expired), per 1000 users", index: 2)
+          + "(neither displayed nor expired; with a responses section: not recovered), per "
+          + "1000 users", index: 2)
     case .valueCheckoutPer1kUsers:
       valuePart(
         id, "value_checkout_per_1k_users",
@@ -186,6 +251,11 @@ public struct Metric: Sendable {
         id, "value_immersive_per_1k_users",
         "−immersive_interrupted × immersive visits with a sheet over them, per 1000 users",
         index: 4)
+    case .valueWinBackPer1kUsers:
+      valuePart(
+        id, "value_win_back_per_1k_users",
+        "win_back_redeemed × win-back offers redeemed from a sheet, per 1000 users", index: 5,
+        needsResponses: true)
     }
   }
 
@@ -202,6 +272,19 @@ public struct Metric: Sendable {
   /// The range of a paired difference of two of the metric's values: [−1, 1] for ratios,
   /// unbounded otherwise.
   public var differenceRange: ValueRange { range == .unit ? .signedUnit : .unbounded }
+
+  /// A share of two response counts; exists only with a response model.
+  static func responseRate(
+    _ id: MetricID, _ name: String, _ definition: String, lowerIsBetter: Bool,
+    _ counts: @escaping @Sendable (Tally) -> (part: Int, whole: Int)
+  ) -> Metric {
+    Metric(
+      id: id, name: name, definition: definition, unit: .ratio, lowerIsBetter: lowerIsBetter,
+      value: { tally, _ in
+        let (part, whole) = counts(tally)
+        return ratio(part, whole)
+      }, needsResponses: true)
+  }
 
   static func ratio(_ part: Int, _ whole: Int) -> Double? {
     whole > 0 ? Double(part) / Double(whole) : nil

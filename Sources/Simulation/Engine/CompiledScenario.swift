@@ -41,6 +41,8 @@ public struct CompiledScenario: Sendable {
   let recurringGap: [Sampler]
   /// Each screen's kind, by index (read on every screen change).
   let screenKinds: ContiguousArray<ScreenKind>
+  /// What users do with a sheet; `nil`: no response is drawn (every consent shown counts).
+  let responses: ResponseModel?
 
   public init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -73,6 +75,7 @@ public struct CompiledScenario: Sendable {
     recurringExpiry = scenario.messages.recurring.map { $0.expiry.map { Sampler($0) } }
     campaignExpiry = scenario.messages.campaigns.map { $0.expiry.map { Sampler($0) } }
     screenKinds = ContiguousArray(scenario.screens.map(\.kind))
+    responses = scenario.responses
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
   }
 }

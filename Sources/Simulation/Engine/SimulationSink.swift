@@ -17,6 +17,8 @@ public enum TraceWhat: String, Sendable {
   case displayFailed = "display failed"
   case displayFailedNoScene = "display failed: no active scene"
   case displayNoOp = "display: nothing shown"
+  /// What the user did with the sheet just shown (``TraceStep/response``).
+  case responded = "response"
   case sheetsDismissed = "sheets dismissed"
   case quitAfterSheet = "quits after sheet"
   /// The policy's answer to the step before.
@@ -38,6 +40,8 @@ public struct TraceStep: Sendable {
   /// The consent deadline of the message concerned, when it has one (what the app knows from
   /// the renewal date: the conformance replay passes it to the shipped controller).
   public var deadline: Double? = nil
+  /// For a ``TraceWhat/responded`` row: what the user did with the sheet.
+  public var response: SheetResponse = .none
 }
 
 /// What a policy answered in a traced step: a record, with times in seconds; the words a
@@ -89,6 +93,9 @@ public struct MessageOutcome: Sendable {
   public var forced: Bool
   public var attempts: Int
   public var outcome: Fate
+  /// What the user did with its sheet (``ResponseModel``): `none` when not shown or without a
+  /// response model.
+  public var response = SheetResponse.none
 
   /// What became of a message by the horizon; the raw value is its text in `messages.csv`.
   public enum Fate: String, Sendable, CaseIterable {
@@ -171,6 +178,7 @@ extension UserSimulator {
     if message >= 0, world.messages[message].deadline.isFinite {
       step.deadline = world.messages[message].deadline
     }
+    if what == .responded { step.response = world.messages[message].response }
     H.step(step, in: &self)
   }
 
@@ -185,7 +193,8 @@ extension UserSimulator {
           screen: record.screen >= 0 ? Int(record.screen) : nil, forced: record.forced,
           attempts: Int(record.attempts),
           outcome: record.state == .displayed
-            ? .displayed : record.state == .expired ? .expired : .pending),
+            ? .displayed : record.state == .expired ? .expired : .pending,
+          response: record.response),
         policy: policyIndex, replication: replication, user: user)
     }
   }

@@ -72,6 +72,11 @@ struct _MessageRecord: Sendable {
   var forced = false
   /// Screen it was shown over (``noScreen``: not shown).
   var screen = Int32(noScreen)
+  /// The uniform its response is read from (``ResponseModel/response(to:u:kind:early:waitedDays:)``),
+  /// drawn at issuance; 0 without a response model.
+  var responseDraw = 0.0
+  /// What the user did with its sheet (`none` until shown, or without a response model).
+  var response = SheetResponse.none
 }
 
 /// Who a user is: drawn from the App Store stream, so every policy sees the same users.

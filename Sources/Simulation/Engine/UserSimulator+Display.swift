@@ -54,6 +54,9 @@ extension UserSimulator {
     trace(forced ? .displayedForced : .displayed, message: index, H.self)
 
     let kind = compiled.screenKinds[world.currentScreen]
+    if let model = compiled.responses {
+      respond(index, model: model, kind: kind, tally: &tally, H.self)
+    }
     if kind.isInterruptible, !world.visitInterrupted {
       world.visitInterrupted = true
       tally.screenInterrupted[world.currentScreen] += 1
@@ -69,6 +72,33 @@ extension UserSimulator {
     }
     world.sheetsWaiting += 1
     if !world.sheetShowing { startSheet() }
+  }
+
+  /// What the user does with the sheet of message `index` shown over a screen of `kind`
+  /// (``ResponseModel``): read from the message's own draw, so every policy meets the same user.
+  mutating func respond<H: _Hearing>(
+    _ index: Int, model: ResponseModel, kind: ScreenKind, tally: inout Tally, _: H.Type
+  ) {
+    let record = world.messages[index]
+    let response = model.response(
+      to: record.reason, u: record.responseDraw, kind: kind,
+      early: world.now - world.foregroundSince < model.firstSeconds,
+      waitedDays: max(0, world.now - record.deliveredAt) / 86_400)
+    world.messages[index].response = response
+    switch response {
+    case .accepted:
+      tally.consentAccepted += 1
+      tally.screenConsentAccepted[world.currentScreen] += 1
+    case .declined: tally.consentDeclined += 1
+    case .closed: tally.consentClosed += 1
+    case .fixed: tally.billingFixed += 1
+    case .redeemed: tally.winBackRedeemed += 1
+    case .none, .notFixed, .notRedeemed, .seen: break
+    }
+    if record.reason == .priceIncreaseConsent {
+      tally.screenConsentShown[world.currentScreen] += 1
+    }
+    trace(.responded, message: index, H.self)
   }
 
   /// Puts the next waiting sheet up, pausing the screen under it.

@@ -5,13 +5,15 @@ import MessageDeferral
 extension UserSimulator {
   /// The tally's counters that segments split, before a user runs.
   typealias _SegmentSnapshot = (
-    runs: Int, interrupted: Int, due: Int, misses: Int, fallback: Int, pending: Int
+    runs: Int, interrupted: Int, due: Int, misses: Int, fallback: Int, pending: Int,
+    shown: Int, accepted: Int, kept: Int
   )
 
   func segmentSnapshot(_ tally: Tally) -> _SegmentSnapshot {
     (
       tally.onboardingRunsStarted, tally.onboardingRunsInterrupted, tally.consentDeadlinesDue,
-      tally.consentDeadlineMisses, tally.fallbackFired, tally.pending.reduce(0, +)
+      tally.consentDeadlineMisses, tally.fallbackFired, tally.pending.reduce(0, +),
+      tally.displayed[.priceIncreaseConsent], tally.consentAccepted, tally.consentKept
     )
   }
 
@@ -29,6 +31,11 @@ extension UserSimulator {
     tally.segments[segment].consentDeadlineMisses += after.misses - before.misses
     tally.segments[segment].fallbackFired += after.fallback - before.fallback
     tally.segments[segment].pending += after.pending - before.pending
+    if compiled.responses != nil {
+      tally.segments[segment].consentShown += after.shown - before.shown
+      tally.segments[segment].consentAccepted += after.accepted - before.accepted
+      tally.segments[segment].consentKept += after.kept - before.kept
+    }
     for record in world.messages
     where record.reason == .priceIncreaseConsent && record.state == .displayed {
       tally.segments[segment].consentLatency.record(record.displayedAt - record.issuedAt)

@@ -128,7 +128,40 @@ extension UserSimulator {
         let shownInTime = record.state == .displayed && record.displayedAt <= record.deadline
         let resolved = record.state == .expired && record.expiresAt <= record.deadline
         if !shownInTime, !resolved { tally.consentDeadlineMisses += 1 }
+        if let model = compiled.responses {
+          countRenewal(record, shownInTime: shownInTime, resolved: resolved, model, &tally)
+        }
       }
+      // A billing issue is recovered when fixed from its sheet, or outside the app by the
+      // horizon (its expiry): before any sheet, or after one that did not fix it.
+      if record.reason == .billingIssue, compiled.responses != nil,
+        record.response == .fixed || record.state == .expired || record.expiresAt <= horizon
+      {
+        tally.billingRecovered += 1
+      }
+    }
+  }
+
+  /// With a response model: whether a consent due within the horizon kept its renewal. Accepted
+  /// in the app by the deadline; or agreed outside the app by it (``_MessageRecord/expiresAt``,
+  /// the campaign's expiry): before any sheet (the message withdrawn), or after a sheet closed
+  /// without a choice (unless ``ResponseModel/AfterClose/renewalLost``). A decline is final.
+  func countRenewal(
+    _ record: _MessageRecord, shownInTime: Bool, resolved: Bool, _ model: ResponseModel,
+    _ tally: inout Tally
+  ) {
+    if shownInTime, record.response == .accepted {
+      tally.consentKept += 1
+    } else if resolved {
+      tally.consentKept += 1
+      tally.consentKeptOutside += 1
+    } else if record.state == .displayed, record.response != .declined,
+      record.response != .closed || model.afterClose == .outsideChannel,
+      record.expiresAt <= record.deadline
+    {
+      // Shown and closed (or shown after the deadline): the subscriber agreed outside the app.
+      tally.consentKeptOutside += 1
+      tally.consentKept += 1
     }
   }
 
@@ -207,8 +240,10 @@ extension UserSimulator {
 
   mutating func addMessage(_ reason: Reason, at time: Double, deadline: Double, expiry: Double) {
     let index = Int32(world.messages.count)
-    world.messages.append(
-      _MessageRecord(reason: reason, issuedAt: time, deadline: deadline, expiresAt: time + expiry))
+    var record = _MessageRecord(
+      reason: reason, issuedAt: time, deadline: deadline, expiresAt: time + expiry)
+    if compiled.responses != nil { record.responseDraw = streams.response.uniform() }
+    world.messages.append(record)
     world.queue.push(time: time, payload: _Event(kind: .issue, index: index))
     if expiry.isFinite {
       world.queue.push(time: time + expiry, payload: _Event(kind: .expire, index: index))

@@ -20,9 +20,11 @@ struct _WorldStreams: ~Copyable {
   var scene: RandomStream
   /// Time spent on message sheets.
   var sheet: RandomStream
+  /// Each message's response draw (``ResponseModel``), only with a `responses` section.
+  var response: RandomStream
 
   /// How many streams there are: the bank slots a fork uses (``save(to:from:)``).
-  static let count = 5
+  static let count = 6
 
   init() {
     journey = RandomStream(seed: 0, replication: 0, user: 0, purpose: .journey)
@@ -30,6 +32,7 @@ struct _WorldStreams: ~Copyable {
     population = RandomStream(seed: 0, replication: 0, user: 0, purpose: .population)
     scene = RandomStream(seed: 0, replication: 0, user: 0, purpose: .scene)
     sheet = RandomStream(seed: 0, replication: 0, user: 0, purpose: .sheet)
+    response = RandomStream(seed: 0, replication: 0, user: 0, purpose: .response)
   }
 
   /// Makes every stream draw what a fresh stream of (`seed`, `replication`, `user`) would.
@@ -39,6 +42,7 @@ struct _WorldStreams: ~Copyable {
     population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
     scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
     sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
+    response.reseed(seed: seed, replication: replication, user: user, purpose: .response)
   }
 
   /// Whether the streams count the variates they draw (``startCountingVariates()``).
@@ -51,6 +55,7 @@ struct _WorldStreams: ~Copyable {
     population.variateCounts = VariateCounts()
     scene.variateCounts = VariateCounts()
     sheet.variateCounts = VariateCounts()
+    response.variateCounts = VariateCounts()
   }
 
   /// Adds what every stream counted into `counts`, and starts counting from zero.
@@ -60,6 +65,7 @@ struct _WorldStreams: ~Copyable {
     population.drainVariateCounts(into: &counts)
     scene.drainVariateCounts(into: &counts)
     sheet.drainVariateCounts(into: &counts)
+    response.drainVariateCounts(into: &counts)
   }
 
   /// Saves every stream's state into `bank`, in slots `first ..< first + count`.
@@ -69,6 +75,7 @@ struct _WorldStreams: ~Copyable {
     bank.save(population, to: first + 2)
     bank.save(scene, to: first + 3)
     bank.save(sheet, to: first + 4)
+    bank.save(response, to: first + 5)
   }
 
   /// Gives every stream the state ``save(to:from:)`` kept in `bank` from slot `first`.
@@ -78,5 +85,6 @@ struct _WorldStreams: ~Copyable {
     bank.restore(&population, from: first + 2)
     bank.restore(&scene, from: first + 3)
     bank.restore(&sheet, from: first + 4)
+    bank.restore(&response, from: first + 5)
   }
 }

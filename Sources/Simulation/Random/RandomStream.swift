@@ -20,6 +20,9 @@ public enum StreamPurpose: UInt64, Sendable, CaseIterable {
   case policy = 4
   /// Who the user is: new or existing, subscriber or not, install time.
   case population = 5
+  /// One uniform per message, drawn at issuance, from which its sheet's response is read
+  /// (``ResponseModel``); drawn only when the scenario has a `responses` section.
+  case response = 6
 }
 
 /// A GSL random number generator owned by one (replication, user, purpose), seeded

@@ -34,6 +34,9 @@ public struct Scenario: Sendable {
   public var value: ValueModel? = nil
   /// The app's own size (the optional `app` section), for counts in the app's units.
   public var app: AppSize? = nil
+  /// What users do with a sheet (the optional `responses` section); `nil` without one, or run
+  /// with `--responses off`: every consent shown by its deadline counts as kept.
+  public var responses: ResponseModel? = nil
 
   public init(
     name: String, description: String, horizon: Double, population: Population,

@@ -35,6 +35,7 @@ extension _ScenarioDecoder {
     .optional("baseline"),
     .optional("value"),
     .optional("app"),
+    .optional("responses"),
   ]
 
   /// Decodes a whole document; `nil` when any problem was found.
@@ -85,6 +86,7 @@ extension _ScenarioDecoder {
     let baseline = readBaseline(top["baseline"], at: top.path("baseline"), list: policyList)
     let value = top["value"].map { readValue($0, at: top.path("value")) }
     let app = top["app"].map { readAppSize($0, at: top.path("app")) }
+    let responses = top["responses"].map { readResponses($0, at: top.path("responses")) }
 
     guard problems.isEmpty, let name, let description, let horizon, let users, let replications,
       let seed, let population, let sessions, let graph, let onboarding, let scene, let sheetDwell,
@@ -97,6 +99,7 @@ extension _ScenarioDecoder {
       baseline: baseline, replications: replications, users: users, seed: seed)
     scenario.value = value ?? nil
     scenario.app = app ?? nil
+    scenario.responses = responses ?? nil
     // Value-aware policies weigh the amounts of the `value` section unless they set their own.
     var definitions: [String: ConfigValue] = [:]
     if case .array(let entries)? = top["policies"]?.value {

@@ -18,6 +18,15 @@ public struct ValueModel: Sendable, Equatable {
   public var checkoutInterrupted: Double
   /// Cost of one visit to an immersive screen with a sheet over it.
   public var immersiveInterrupted: Double
+  /// With a response model (``Scenario/responses``): cost of one renewal lost (a consent
+  /// declined, or not agreed by its deadline in the app or outside it); `nil`: the amount of
+  /// ``consentDeadlineMissed``.
+  public var renewalLost: Double? = nil
+  /// With a response model: worth of one win-back offer redeemed from a sheet.
+  public var winBackRedeemed = 0.0
+
+  /// What one renewal lost costs: ``renewalLost``, or ``consentDeadlineMissed`` without it.
+  public var renewalLostAmount: Double { renewalLost ?? consentDeadlineMissed }
 
   public init(
     unit: String, onboardingCompleted: Double = 0, consentDeadlineMissed: Double = 0,
@@ -48,7 +57,10 @@ extension _ScenarioDecoder {
   /// The optional `value` section: `unit` (a string) and amounts at least 0.
   mutating func readValue(_ node: JSONNode, at path: String) -> ValueModel? {
     let keys: [_Key] =
-      [.optional("unit"), .optional("sources")] + ValueModel.amountKeys.map { .optional($0.key) }
+      [
+        .optional("unit"), .optional("sources"), .optional("renewal_lost"),
+        .optional("win_back_redeemed"),
+      ] + ValueModel.amountKeys.map { .optional($0.key) }
     guard let object = readObject(node, at: path, keys: keys, what: "what outcomes are worth")
     else { return nil }
     var model = ValueModel(unit: "value")
@@ -79,6 +91,22 @@ extension _ScenarioDecoder {
         continue
       }
       model[keyPath: amount] = number
+    }
+    for key in ["renewal_lost", "win_back_redeemed"] {
+      guard let entry = object[key] else { continue }
+      guard case .number(let number, _) = entry.value, number >= 0, number.isFinite else {
+        report(
+          object.path(key), entry,
+          "must be a number at least 0 in the section's unit, got \(Self.shown(entry)); "
+            + "for example 25 (used only with a 'responses' section)")
+        valid = false
+        continue
+      }
+      if key == "renewal_lost" {
+        model.renewalLost = number
+      } else {
+        model.winBackRedeemed = number
+      }
     }
     return valid ? model : nil
   }

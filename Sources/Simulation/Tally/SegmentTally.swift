@@ -66,6 +66,11 @@ public struct SegmentCounters: Sendable, Equatable, _CounterBlock {
   public var fallbackFired = 0
   /// Messages of every reason neither displayed nor expired at the horizon.
   public var pending = 0
+  /// Consent sheets shown and accepted, and renewals kept of the consents due
+  /// (``TallyCounters/consentKept``); zero without a response model.
+  public var consentShown = 0
+  public var consentAccepted = 0
+  public var consentKept = 0
 
   public init() {}
 

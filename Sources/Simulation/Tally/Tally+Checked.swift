@@ -26,6 +26,8 @@ extension Tally {
     var check = _TallyCheck()
     check.count(screenVisits, "screenVisits")
     check.count(screenInterrupted, "screenInterrupted")
+    check.count(screenConsentShown, "screenConsentShown")
+    check.count(screenConsentAccepted, "screenConsentAccepted")
     check.count(counters.counterValues, names: TallyCounters.fieldNames)
     check.count([maxSheetsPerBreak], names: ["maxSheetsPerBreak"])
     check.count(issued.lanes, "issued")
@@ -76,6 +78,8 @@ extension Tally {
     var check = _TallyCheck()
     check.add(&screenVisits, other.screenVisits, "screenVisits")
     check.add(&screenInterrupted, other.screenInterrupted, "screenInterrupted")
+    check.add(&screenConsentShown, other.screenConsentShown, "screenConsentShown")
+    check.add(&screenConsentAccepted, other.screenConsentAccepted, "screenConsentAccepted")
     var counts = counters.counterValues
     check.add(&counts, other.counters.counterValues, names: TallyCounters.fieldNames)
     counters.counterValues = counts

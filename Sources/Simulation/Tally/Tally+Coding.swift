@@ -4,7 +4,8 @@
 extension Tally: Codable {
   /// The fields that are not counters, under their JSON keys.
   enum _Field: String, CaseIterable {
-    case screenVisits, screenInterrupted, screenMilliseconds, issued, displayed, expired
+    case screenVisits, screenInterrupted, screenMilliseconds, screenConsentShown
+    case screenConsentAccepted, issued, displayed, expired
     case pending, latency, hold, latencySumMilliseconds, maxSheetsPerBreak, simulatedSeconds
     case segments, variates
   }
@@ -15,6 +16,8 @@ extension Tally: Codable {
     screenVisits = try container.decode([Int].self, forKey: key(.screenVisits))
     screenInterrupted = try container.decode([Int].self, forKey: key(.screenInterrupted))
     screenMilliseconds = try container.decode([Int64].self, forKey: key(.screenMilliseconds))
+    screenConsentShown = try container.decode([Int].self, forKey: key(.screenConsentShown))
+    screenConsentAccepted = try container.decode([Int].self, forKey: key(.screenConsentAccepted))
     issued = try container.decode(PerReason<Int>.self, forKey: key(.issued))
     displayed = try container.decode(PerReason<Int>.self, forKey: key(.displayed))
     expired = try container.decode(PerReason<Int>.self, forKey: key(.expired))
@@ -36,6 +39,8 @@ extension Tally: Codable {
     try container.encode(screenVisits, forKey: key(.screenVisits))
     try container.encode(screenInterrupted, forKey: key(.screenInterrupted))
     try container.encode(screenMilliseconds, forKey: key(.screenMilliseconds))
+    try container.encode(screenConsentShown, forKey: key(.screenConsentShown))
+    try container.encode(screenConsentAccepted, forKey: key(.screenConsentAccepted))
     try container.encode(issued, forKey: key(.issued))
     try container.encode(displayed, forKey: key(.displayed))
     try container.encode(expired, forKey: key(.expired))

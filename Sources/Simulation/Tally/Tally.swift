@@ -15,6 +15,10 @@ public struct Tally: Sendable, Equatable {
   /// Per screen: time it was the screen in the foreground (sheets over it included), summed in
   /// whole milliseconds per stay.
   public var screenMilliseconds: [Int64]
+  /// Per screen: price-increase consent sheets shown over it, and those accepted (with a
+  /// response model, ``Scenario/responses``; zero without one).
+  public var screenConsentShown: [Int]
+  public var screenConsentAccepted: [Int]
 
   /// The counts summed on merge (``TallyCounters``), read and written as if they were the
   /// tally's own properties (`tally.users += 1`).
@@ -47,6 +51,8 @@ public struct Tally: Sendable, Equatable {
     screenVisits = Array(repeating: 0, count: screenCount)
     screenInterrupted = Array(repeating: 0, count: screenCount)
     screenMilliseconds = Array(repeating: 0, count: screenCount)
+    screenConsentShown = Array(repeating: 0, count: screenCount)
+    screenConsentAccepted = Array(repeating: 0, count: screenCount)
     segments = UserSegment.allCases.map { _ in SegmentTally() }
   }
 
@@ -55,7 +61,8 @@ public struct Tally: Sendable, Equatable {
   public func hasShape(screens: Int) -> Bool {
     let lanes = Reason.laneCount
     return screenVisits.count == screens && screenInterrupted.count == screens
-      && screenMilliseconds.count == screens
+      && screenMilliseconds.count == screens && screenConsentShown.count == screens
+      && screenConsentAccepted.count == screens
       && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
       && latency.count == lanes && hold.count == lanes && latencySumMilliseconds.count == lanes
       && segments.count == UserSegment.allCases.count
@@ -68,6 +75,8 @@ public struct Tally: Sendable, Equatable {
       screenVisits[index] += other.screenVisits[index]
       screenInterrupted[index] += other.screenInterrupted[index]
       screenMilliseconds[index] += other.screenMilliseconds[index]
+      screenConsentShown[index] += other.screenConsentShown[index]
+      screenConsentAccepted[index] += other.screenConsentAccepted[index]
     }
     counters.addCounters(other.counters)
     for lane in 0..<Reason.laneCount {
@@ -120,6 +129,21 @@ public struct TallyCounters: Sendable, Equatable, _CounterBlock {
   public var breaks = 0
   public var sheetsInBreaks = 0
   public var events = 0
+  // Responses (``Scenario/responses``; all zero without a response model).
+  /// Consent sheets accepted, declined, and closed without a choice.
+  public var consentAccepted = 0
+  public var consentDeclined = 0
+  public var consentClosed = 0
+  /// Of the consents whose deadline fell within the horizon: renewals kept (accepted in the app
+  /// by the deadline, or agreed outside the app by it), and those kept outside the app.
+  public var consentKept = 0
+  public var consentKeptOutside = 0
+  /// Billing-issue sheets that fixed the payment; billing issues recovered by the horizon (fixed
+  /// from a sheet, or resolved outside the app: expired).
+  public var billingFixed = 0
+  public var billingRecovered = 0
+  /// Win-back offers redeemed from a sheet.
+  public var winBackRedeemed = 0
 
   public init() {}
 
@@ -127,6 +151,18 @@ public struct TallyCounters: Sendable, Equatable, _CounterBlock {
 }
 
 extension Tally {
+  /// Sheets of reason lane `lane` whose user did what the message asks (with a response model):
+  /// consents accepted, billing issues fixed, win-backs redeemed; generic and unknown messages
+  /// count as seen when displayed.
+  public func responded(lane: Int) -> Int {
+    switch lane {
+    case Reason.priceIncreaseConsent.laneIndex: counters.consentAccepted
+    case Reason.billingIssue.laneIndex: counters.billingFixed
+    case Reason.winBackOffer.laneIndex: counters.winBackRedeemed
+    default: displayed[lane]
+    }
+  }
+
   /// The report name of a reason lane (``Engine/laneName(_:)``), for the layers that format a
   /// tally without running the engine.
   public static func laneName(_ lane: Int) -> String { Engine.laneName(lane) }
