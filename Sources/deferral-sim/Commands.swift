@@ -11,12 +11,17 @@ struct Command: Sendable {
 
 enum Commands {
   static let all: [Command] = [
-    run, trace, sweep, robust, tune, merge, fit, validate, policies, exportPolicy, completions,
+    run, trace, sweep, robust, tune, merge, fit, fitResponses, validate, policies, exportPolicy,
+    completions,
   ]
 
   static let tune = Command(
     spec: TuneCommand.spec,
     execute: { arguments, output in try TuneCommand.execute(arguments, output) })
+
+  static let fitResponses = Command(
+    spec: FitResponsesCommand.spec,
+    execute: { arguments, output in try FitResponsesCommand.execute(arguments, output) })
 
   static let exportPolicy = Command(
     spec: ExportPolicyCommand.spec,

@@ -45,7 +45,9 @@ struct RunEndToEndTests {
         + "interruption_rate_ci95_low,interruption_rate_ci95_high,visits_per_user,"
         + "visits_per_user_ci95_low,visits_per_user_ci95_high,time_s,time_per_user_s,"
         + "time_per_user_s_ci95_low,time_per_user_s_ci95_high,time_per_visit_s,"
-        + "time_per_visit_s_ci95_low,time_per_visit_s_ci95_high",
+        + "time_per_visit_s_ci95_low,time_per_visit_s_ci95_high,consent_shown,consent_accepted,"
+        + "consent_acceptance_rate,consent_acceptance_rate_ci95_low,"
+        + "consent_acceptance_rate_ci95_high",
       "by-reason.csv":
         "policy,reason,issued,displayed,expired,pending,latency_p50_s,latency_p90_s,latency_p99_s,"
         + "issued_per_user,issued_per_user_ci95_low,issued_per_user_ci95_high,displayed_share,"
@@ -53,7 +55,8 @@ struct RunEndToEndTests {
         + "expired_share_ci95_low,expired_share_ci95_high,pending_share,pending_share_ci95_low,"
         + "pending_share_ci95_high,latency_p50_s_ci95_low,latency_p50_s_ci95_high,"
         + "latency_p90_s_ci95_low,latency_p90_s_ci95_high,latency_p99_s_ci95_low,"
-        + "latency_p99_s_ci95_high",
+        + "latency_p99_s_ci95_high,responded,response_rate,response_rate_ci95_low,"
+        + "response_rate_ci95_high",
       "by-segment.csv": "policy,segment,metric,mean,ci95_low,ci95_high,replications",
       "replications.csv": "policy,replication,metric,value",
       "decision.csv":
@@ -62,7 +65,7 @@ struct RunEndToEndTests {
         + "lapsed_renewals_vs_baseline_app,lapsed_renewals_vs_baseline_app_ci95_low,",
       "messages.csv":
         "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
-        + "screen,screen_kind,forced,attempts,outcome",
+        + "screen,screen_kind,forced,attempts,outcome,response",
     ]
     for (file, header) in headers {
       let text = try Self.read(out, file)
@@ -102,8 +105,8 @@ struct RunEndToEndTests {
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
     #expect(
-      rows.count == 12 * 30,
-      "12 policies (every preset) × 30 metrics (24, and value and its 5 parts)")
+      rows.count == 12 * 38,
+      "12 policies (every preset) × 38 metrics (24, 7 of responses, value and its 6 parts)")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)

@@ -13,7 +13,11 @@ struct TerminalFitTests {
     text.split(separator: "\n", omittingEmptySubsequences: false).map(\.count).max() ?? 0
   }
 
-  static let headline = (Metric.headline + [.valuePer1kUsers]).map(\.name)
+  /// The default scenario's headline columns: it has a `responses` section (two columns) and
+  /// a `value` section (the total).
+  static let headline =
+    (Metric.headline + [.consentAcceptanceRate, .renewalsLostPer1kUsers, .valuePer1kUsers])
+    .map(\.name)
 
   @Test(arguments: [60, 80, 120])
   func runAndMergeFitTheWidth(columns: Int) throws {

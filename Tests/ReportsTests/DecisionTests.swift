@@ -13,6 +13,8 @@ enum DecisionFixture {
 
   static let scenario: Scenario = {
     var scenario = ScenarioLoader.embeddedDefault()
+    // Without responses: these tests weigh the model of a consent shown as a renewal kept.
+    scenario.responses = nil
     scenario.users = 800
     scenario.replications = 4
     scenario.onboarding = Onboarding(

@@ -33,6 +33,8 @@ enum ValueVerdictWorld {
     _ names: [String], _ tallies: [[Tally]], value: ValueModel
   ) -> RunReport {
     var scenario = ScenarioLoader.embeddedDefault()
+    // Without responses: these tests weigh the model of a consent shown as a renewal kept.
+    scenario.responses = nil
     scenario.screens = screens.map {
       Screen(name: $0.name, kind: $0.kind, dwell: .fixed(1), transitions: [])
     }

@@ -143,6 +143,7 @@ let _indieSubscriptionJSON = #"""
     "billing_issue": {"fixed": {"probability": 0.35, "odds": {"interrupting": 0.5, "first_seconds": 0.8}}},
     "win_back_offer": {"redeemed": {"probability": 0.12, "odds": {"interrupting": 0.6}}},
     "first_seconds": "10s",
+    "moment_strength": 1,
     "sources": {
       "price_increase_consent": "assumption: no published in-app consent rates exist; 75% of users shown the sheet at a calm moment make a choice and 85% of those accept (most subscribers keep a modest increase). Over a task (an interruptible screen: launch, onboarding, paywall, checkout, immersive) the odds of a choice are 0.4x and of accepting 0.6x; in the first 10 seconds after opening 0.7x; 2% lower per day held; over a paywall acceptance is 0.7x (a price-sensitive moment). The direction follows the source article ('if consent rates are low, I change the screen it appears on'); the sizes are ours: replace them with your log's ('fit') or vary them (scenarios/uncertainty/)",
       "billing_issue": "assumption: 35% fix the payment from the sheet at a calm moment, half the odds over a task, 0.8x in the first seconds; the others may still fix it outside the app (the message's expiry)",
