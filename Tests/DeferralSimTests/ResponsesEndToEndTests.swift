@@ -68,8 +68,9 @@ struct ResponsesEndToEndTests {
     // With the section: the new rows and columns, and the old columns of by-screen unchanged
     // (a response moves no sheet).
     let summary = try E.read(on, "summary.csv")
-    for metric in ["consent_acceptance_rate", "renewals_lost_per_1k_users", "billing_recovery_rate"]
-    {
+    for metric in [
+      "consent_acceptance_rate", "renewals_lost_per_1k_users", "billing_recovery_rate",
+    ] {
       #expect(summary.contains(",\(metric),"), "\(metric) in summary.csv")
       #expect(!(try E.read(off, "summary.csv")).contains(",\(metric),"))
     }
@@ -77,9 +78,10 @@ struct ResponsesEndToEndTests {
     let offScreens = E.rows(try E.read(off, "by-screen.csv"))
     #expect(onScreens[0].suffix(5).first == "consent_shown")
     #expect(onScreens.map { Array($0.prefix(offScreens[0].count)) } == offScreens)
-    #expect(try E.read(on, "messages.csv").hasPrefix(
-      "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
-        + "screen,screen_kind,forced,attempts,outcome,response\n"))
+    #expect(
+      try E.read(on, "messages.csv").hasPrefix(
+        "policy,replication,user,message,reason,issued_at_s,delivered_at_s,displayed_at_s,wait_s,"
+          + "screen,screen_kind,forced,attempts,outcome,response\n"))
   }
 
   @Test func traceFindDeclinedComparesTwoPolicies() throws {
