@@ -91,6 +91,10 @@ struct TuneBench {
     var tunerPick: String
     var tunerKnobs: [String]
     var tunerLives: Int
+    /// Whether the tuner's selection ended with one contender (its guarantee holds), and
+    /// the replications it took in all.
+    var tunerGuaranteed: Bool
+    var tunerSelectionObservations: Int
     var tunerScore: Double
     var versus: [Versus]
     var seconds: Double
@@ -131,6 +135,8 @@ struct TuneBench {
       let row = Row(
         seed: seed, tunerPick: tuned.best.name,
         tunerKnobs: tuned.contenderKnobs[tuned.selection.selected], tunerLives: tuned.lives,
+        tunerGuaranteed: tuned.selection.guaranteed,
+        tunerSelectionObservations: tuned.selection.observations,
         tunerScore: mean(0), versus: versus,
         seconds: Double(Measure.nanoseconds() - started) / 1e9)
       log(
@@ -188,7 +194,10 @@ extension BenchRun {
     let objective = bench.base.objective.name
     var csv = CSVTable(
       header: ["seed", "random_variant", "random_users", "random_replications", "tuner_pick"]
-        + knobs.map { "tuner_\($0)" } + ["tuner_lives", "random_pick"]
+        + knobs.map { "tuner_\($0)" } + [
+          "tuner_lives", "tuner_selection_guaranteed", "tuner_selection_replications",
+          "random_pick",
+        ]
         + knobs.map { "random_\($0)" } + [
           "random_candidates", "random_lives", "tuner_fresh_\(objective)",
           "random_fresh_\(objective)", "difference", "half_width_95", "tuner_at_least_random",
@@ -203,7 +212,10 @@ extension BenchRun {
           [
             .text(String(row.seed)), .text(versus.variant.name), .integer(versus.variant.users),
             .integer(versus.variant.replications), .text(row.tunerPick),
-          ] + padded(row.tunerKnobs) + [.integer(row.tunerLives), .text(versus.pick)]
+          ] + padded(row.tunerKnobs) + [
+            .integer(row.tunerLives), .text(row.tunerGuaranteed ? "yes" : "no"),
+            .integer(row.tunerSelectionObservations), .text(versus.pick),
+          ]
             + padded(versus.knobs) + [
               .integer(versus.candidates), .integer(versus.lives), .number(row.tunerScore),
               .number(versus.score), .number(versus.difference), .number(versus.halfWidth),
@@ -238,6 +250,7 @@ extension BenchRun {
         "\(wins) of \(count)", index == 0 ? "≥ 18 of 20" : "", index == 0 ? primaryStatus : "",
       ])
     }
+    headline("tune_selection_guaranteed_seeds", "\(rows.filter(\.tunerGuaranteed).count)")
     headline(
       "tune_lives_per_seed_median", Format.count(Measure.median(rows.map { Double($0.tunerLives) }))
     )
