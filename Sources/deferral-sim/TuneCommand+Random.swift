@@ -7,15 +7,22 @@ import Simulation
 /// `deferral-sim tune --method random --budget LIVES`: the tuner's baseline, random search
 /// over the same knobs with a budget in user lives (``TuneSearch/randomSearch(budget:users:replications:progress:)``).
 extension TuneCommand {
-  /// A budget that buys no candidate is a usage error, with the least that buys one.
+  /// A budget that buys no candidate, or more than one run takes, is a usage error, with
+  /// the least that buys one or the most that fits.
   static func checkBudget(_ budget: Int, search: TuneSearch) throws(UsageError) {
-    guard
-      search.randomCandidates(
-        budget: budget, users: search.users,
-        replications: search.replications) < 1
-    else { return }
+    let count = search.randomCandidates(
+      budget: budget, users: search.users, replications: search.replications)
     let worlds = search.worlds.isEmpty ? "" : " × \(search.worlds.count) worlds"
     let each = search.users * search.replications * max(1, search.worlds.count)
+    let most = TuneSearch.maximumRandomCandidates
+    if count > most {
+      throw UsageError(
+        message: "'--budget' \(budget) buys \(count) random candidates, more than the \(most) "
+          + "one search takes; give at most \(each * (most + search.compare.count)), or raise "
+          + "the file's search.users or search.replications (each candidate's \(each) user lives)",
+        command: "tune")
+    }
+    guard count < 1 else { return }
     throw UsageError(
       message: "'--budget' \(budget) buys no random candidate: each policy costs "
         + "\(search.users) users × \(search.replications) replications\(worlds) = \(each) user "

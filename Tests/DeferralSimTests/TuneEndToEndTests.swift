@@ -113,6 +113,8 @@ struct TuneEndToEndTests {
       (["--method", "random"], "needs '--budget LIVES'"),
       (["--budget", "5000"], "give it with '--method random'"),
       (["--method", "random", "--budget", "399"], "give at least 400"),
+      // 200 lives a candidate: 4096 candidates and the preset take at most 819,400.
+      (["--method", "random", "--budget", "819_600"], "give at most 819400"),
       (["--method", "grid", "--budget", "5000"], "must be one of tune, random"),
     ] {
       let refused = try ToolRunner.run(

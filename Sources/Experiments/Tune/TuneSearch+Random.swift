@@ -48,6 +48,10 @@ extension TuneSearch {
     return max(0, budget / perPolicy - compare.count)
   }
 
+  /// The most random candidates one search evaluates (they run as the policies of one run;
+  /// the tuner's first round takes at most 512).
+  public static let maximumRandomCandidates = 4096
+
   /// A tag mixed into the seed so the random design's stream is no other stream ("TUNERAND").
   static let randomDesignTag: UInt64 = 0x5455_4E45_5241_4E44
 
@@ -69,7 +73,8 @@ extension TuneSearch {
   /// replications (default: the first round's, ``users`` × ``replications``), on the users of
   /// the tuner's first round (``seed``).
   ///
-  /// - Precondition: the budget buys at least one candidate.
+  /// - Precondition: the budget buys at least one candidate and at most
+  ///   ``maximumRandomCandidates``.
   /// - Complexity: one run of that many policies.
   public func randomSearch(
     budget: Int, users: Int? = nil, replications: Int? = nil,
@@ -79,6 +84,8 @@ extension TuneSearch {
     let replications = replications ?? self.replications
     let count = randomCandidates(budget: budget, users: users, replications: replications)
     precondition(count >= 1, "the budget buys no random candidate")
+    precondition(
+      count <= Self.maximumRandomCandidates, "the budget buys more candidates than one run takes")
     let drawn = try policies(at: randomPoints(count: count), namedBy: "random")
     let policies = drawn.map(\.policy) + compare
     let knobTexts = drawn.map(\.knobs) + compare.map { _ in [] }
