@@ -5,17 +5,19 @@ struct BenchOptions {
   var sections: Set<String> = BenchOptions.allSections
   var scenarioPath: String?
 
-  static let allSections: Set<String> = ["queue", "engine", "memory", "merge", "peer", "scale"]
+  static let allSections: Set<String> = [
+    "queue", "engine", "memory", "merge", "peer", "scale", "tune",
+  ]
 
   static let usage = """
-    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale] [--scenario FILE]
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE]
 
     Measures, side by side in one run: PendingQueue against the article's Array queue; engine
     throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
     time against the GSL floor; the merge's peak memory for 16 and 256 partials; the engine
     against the SimPy peer (Benchmarks/peers/). Writes
-    DIR/{queue,engine,scaling,memory,floor,merge-memory,peer}.csv (default results/bench) and
-    prints a table and the headline figures as `name: value`. Run from the package root.
+    DIR/{queue,engine,scaling,memory,floor,merge-memory,peer,tune}.csv (default results/bench)
+    and prints a table and the headline figures as `name: value`. Run from the package root.
 
     engine_over_rng_floor is the shared run's time (--jobs 1) ÷ the time GSL takes to draw, in
     tight loops, exactly the variates that run drew, counted by kind: each user's trunk once,
@@ -29,8 +31,16 @@ struct BenchOptions {
     users (the cost per user is flat from 1k to 1M users: the memory section's
     ns_per_user lines show it), against the target of 5 minutes.
 
+    tune_vs_random_search_wins_of_20: for 20 seeds (--quick --only tune: 5), the bundled tune
+    (scenarios/tunes/indie-subscription.json) at a small size, and random search spending
+    the same user lives (deferral-sim tune --method random: candidates on the first
+    round's 500 users x 4); the picks are then run on 40,000 x 5 users none saw (paired),
+    and a seed is the tuner's when its mean value there is at least random search's. Target:
+    at least 18 of 20. tune_vs_random_search_selection_size_*: the same against random
+    search whose candidates get the selection's 1,000 users x 5. Writes DIR/tune.csv.
+
       --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users,
-                   merges of 16 and 64 partials)
+                   merges of 16 and 64 partials; no tune section unless --only names it)
       --out DIR    where the CSV files go
       --only LIST  run only these sections (headlines of skipped sections are not printed)
       --scenario   the scenario file (default scenarios/indie-subscription.json if present)
@@ -41,6 +51,7 @@ struct BenchOptions {
   /// Parses the arguments; `nil` for `--help`.
   init?(arguments: [String]) throws {
     var index = 0
+    var only = false
     func value(_ flag: String) throws -> String {
       index += 1
       guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
@@ -56,12 +67,16 @@ struct BenchOptions {
         let list = Set(try value("--only").split(separator: ",").map(String.init))
         guard !list.isEmpty, list.isSubset(of: Self.allSections) else {
           throw UsageError(
-            message: "--only takes a list of: queue, engine, memory, merge, peer, scale")
+            message: "--only takes a list of: queue, engine, memory, merge, peer, scale, tune")
         }
         sections = list
+        only = true
       default: throw UsageError(message: "unknown argument '\(arguments[index])'")
       }
       index += 1
     }
+    // The tune section takes minutes even at its --quick size: --quick leaves it out unless
+    // --only asks for it.
+    if quick, !only { sections.remove("tune") }
   }
 }

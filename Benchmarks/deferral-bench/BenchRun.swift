@@ -58,6 +58,9 @@ struct BenchRun {
     if options.sections.contains("scale") {
       try scaleSection(world: world, folder: folder)
     }
+    if options.sections.contains("tune") {
+      try tuneSection(folder: folder)
+    }
     try folder.commit()
     let loadAfter = Measure.loadAverage()
     let elapsed = Double(Measure.nanoseconds() - started) / 1e9

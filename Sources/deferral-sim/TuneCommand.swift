@@ -15,7 +15,7 @@ enum TuneCommand {
     positionalCount: (1, 1),
     declaring: [
       ExecutionOptions.jobs, OutputOptions.out(default: "results/tune-<file name>/"),
-      OutputOptions.quiet,
+      OutputOptions.quiet, method, budget,
     ],
     discussion:
       "TUNE is a JSON file: the scenario, the base policy, the knobs and their ranges, the\n"
@@ -29,7 +29,19 @@ enum TuneCommand {
       + "tuned-scenario-policy.json (the winner as a custom policy for a scenario's\n"
       + "'policies'), verification.csv (the winner against the compared presets and\n"
       + "storekit-auto on new users, paired) and report.html (the search's progress, each\n"
-      + "knob's effect). The same file and seed give the same files.")
+      + "knob's effect). The same file and seed give the same files.\n"
+      + "--method random --budget LIVES is the tuner's baseline: candidates drawn uniformly\n"
+      + "over the same knobs, each with the compared presets on the first round's users\n"
+      + "(search.users x search.replications), as many as LIVES user lives buy; the best mean\n"
+      + "is picked (no guarantee). It writes the same files except report.html.")
+
+  static let method = Option.choice(
+    "method", ["tune", "random"],
+    "tune (default), or random: random search spending --budget, the tuner's baseline.")
+  static let budget = Option.integer(
+    "budget", "lives",
+    "User lives random search may spend (a tune prints the lives it spent).",
+    in: 1...1_000_000_000_000)
 
   /// A knob's value for the terminal: numbers to 4 significant digits (tune.csv keeps them
   /// whole).
@@ -40,80 +52,48 @@ enum TuneCommand {
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let path = parsed.positionals[0]
+    let random = try parsed.value(Self.method) == "random"
+    let budget = try parsed.value(Self.budget)
+    if !random, budget != nil {
+      throw UsageError(
+        message: "'--budget' is random search's; give it with '--method random'", command: "tune")
+    }
+    if random, budget == nil {
+      throw UsageError(
+        message: "'--method random' needs '--budget LIVES': the user lives it may spend (a tune "
+          + "of the same file prints its own: 'N user lives')", command: "tune")
+    }
     var plan = try TunePlan.load(contentsOf: path)
     plan.search.jobs =
       try parsed.value(ExecutionOptions.jobs) ?? ProcessInfo.processInfo.activeProcessorCount
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    if random, let budget {
+      try Self.checkBudget(budget, search: plan.search)
+    }
     let written = try OutputOptions(parsed, defaultFolder: "results/tune-\(name)")
     let folder = try OutputFolder(path: written.folder, mode: .replace)
     let started = Date()
     let showProgress = output.errorIsTerminal && !written.quiet
+    if random, let budget {
+      return try Self.executeRandom(
+        plan, name: name, budget: budget, folder: folder, written: written, output: output,
+        showProgress: showProgress, started: started)
+    }
     let outcome = try plan.search.run { line in
       if showProgress { output.err("tune: " + line) }
     }
     let search = plan.search
-    var table = CSVTable(
-      header: ["stage", "policy"] + search.knobs.map(\.name) + [
-        "users", "replications",
-        search.objective.name + (search.worlds.isEmpty ? "" : "_\(search.acrossWorlds.rawValue)"),
-        "half_width_95", "feasible",
-      ])
-    for evaluation in outcome.evaluations {
-      let knobs =
-        evaluation.knobValues.isEmpty
-        ? search.knobs.map { _ in CSVField.text("") } : evaluation.knobValues.map(CSVField.text)
-      table.append(
-        [
-          .text(evaluation.round.map { "round \($0 + 1)" } ?? "selection"),
-          .text(evaluation.policy),
-        ] + knobs + [
-          .integer(evaluation.users), .integer(evaluation.replications),
-          .number(evaluation.mean), .number(evaluation.halfWidth),
-          .text(evaluation.feasible ? "yes" : "no"),
-        ])
-    }
-    try folder.write(table.text, to: "tune.csv")
+    try folder.write(
+      Self.evaluationTable(outcome.evaluations, search: search, stage: nil).text, to: "tune.csv")
     let best = outcome.selection.selected
     var files = ["tune.csv"]
-    // The winner twice: as the policy file the app loads (with its provenance, value-aware
-    // amounts from the scenario, as export-policy writes it), and as a custom policy named
-    // `tuned` for a scenario's `policies` (the tuned knobs over the base, or a preset that
-    // won as itself).
-    let document = ExportPolicyCommand.document(
-      outcome.best, scenario: search.scenario,
-      provenance: PolicyFile.Provenance(
-        toolVersion: DeferralSim.version, scenario: search.scenario.name,
-        scenarioSHA256: SHA256.hex(Array(plan.scenarioSource.utf8)),
-        seed: String(search.seed)))
-    try folder.write(document.configValue.jsonText() + "\n", to: "tuned-policy.json")
-    var members =
-      outcome.contenderDefinitions[best]?.objectMembers ?? [
-        .init(key: "name", value: .string("tuned")),
-        .init(key: "preset", value: .string(outcome.best.name)),
-      ]
-    if let index = members.firstIndex(where: { $0.key == "name" }) {
-      members[index].value = .string("tuned")
-    }
-    try folder.write(
-      ConfigValue.object(members).jsonText() + "\n", to: "tuned-scenario-policy.json")
+    try Self.writeWinner(
+      outcome.best, definition: outcome.contenderDefinitions[best], plan: plan, folder: folder)
     files += ["tuned-policy.json", "tuned-scenario-policy.json"]
     if showProgress { output.err("tune: verification on new users") }
-    let verified = try search.verify(outcome.best)
-    let verification = TuneVerification(
-      RunReport(scenario: verified.scenario, result: verified.result, baseline: "tuned"),
-      objective: search.objective)
-    try folder.write(verification.table.text, to: "verification.csv")
+    let verification = try Self.writeVerification(outcome.best, search: search, folder: folder)
     files.append("verification.csv")
-    let metricUnit =
-      search.objective.name.hasPrefix("value_")
-      ? "\(search.scenario.value?.unit ?? "") per 1000 users"
-      : search.objective.metric.unit.rawValue
-    // Across a study's worlds the objective is its mean, or a regret against the best
-    // compared preset of each world.
-    let unit =
-      search.worlds.isEmpty || search.acrossWorlds == .expectedValue
-      ? metricUnit
-      : "\(metricUnit) of \(search.acrossWorlds.rawValue.replacingOccurrences(of: "_", with: " "))"
+    let (metricUnit, unit) = Self.units(search)
     let statement = Self.statement(outcome, search: search, unit: unit)
     try folder.write(
       HTMLReport.renderTune(
@@ -162,6 +142,86 @@ enum TuneCommand {
     }
     output.out("Wrote \(files.joined(separator: ", ")) to \(written.folder)/")
     return ExitStatus.success
+  }
+
+  /// `tune.csv`: every evaluation, its stage (`round N`, `selection`, or `stage` for all).
+  static func evaluationTable(
+    _ evaluations: [TuneSearch.Evaluation], search: TuneSearch, stage: String?
+  ) -> CSVTable {
+    var table = CSVTable(
+      header: ["stage", "policy"] + search.knobs.map(\.name) + [
+        "users", "replications",
+        search.objective.name + (search.worlds.isEmpty ? "" : "_\(search.acrossWorlds.rawValue)"),
+        "half_width_95", "feasible",
+      ])
+    for evaluation in evaluations {
+      let knobs =
+        evaluation.knobValues.isEmpty
+        ? search.knobs.map { _ in CSVField.text("") } : evaluation.knobValues.map(CSVField.text)
+      table.append(
+        [
+          .text(stage ?? evaluation.round.map { "round \($0 + 1)" } ?? "selection"),
+          .text(evaluation.policy),
+        ] + knobs + [
+          .integer(evaluation.users), .integer(evaluation.replications),
+          .number(evaluation.mean), .number(evaluation.halfWidth),
+          .text(evaluation.feasible ? "yes" : "no"),
+        ])
+    }
+    return table
+  }
+
+  /// The winner twice: as the policy file the app loads (with its provenance, value-aware
+  /// amounts from the scenario, as export-policy writes it), and as a custom policy named
+  /// `tuned` for a scenario's `policies` (the tuned knobs over the base, or a preset that
+  /// won as itself).
+  static func writeWinner(
+    _ best: NamedPolicy, definition: ConfigValue?, plan: TunePlan, folder: OutputFolder
+  ) throws {
+    let search = plan.search
+    let document = ExportPolicyCommand.document(
+      best, scenario: search.scenario,
+      provenance: PolicyFile.Provenance(
+        toolVersion: DeferralSim.version, scenario: search.scenario.name,
+        scenarioSHA256: SHA256.hex(Array(plan.scenarioSource.utf8)),
+        seed: String(search.seed)))
+    try folder.write(document.configValue.jsonText() + "\n", to: "tuned-policy.json")
+    var members =
+      definition?.objectMembers ?? [
+        .init(key: "name", value: .string("tuned")),
+        .init(key: "preset", value: .string(best.name)),
+      ]
+    if let index = members.firstIndex(where: { $0.key == "name" }) {
+      members[index].value = .string("tuned")
+    }
+    try folder.write(
+      ConfigValue.object(members).jsonText() + "\n", to: "tuned-scenario-policy.json")
+  }
+
+  /// `verification.csv`: the winner against the compared presets on new users.
+  static func writeVerification(
+    _ best: NamedPolicy, search: TuneSearch, folder: OutputFolder
+  ) throws -> TuneVerification {
+    let verified = try search.verify(best)
+    let verification = TuneVerification(
+      RunReport(scenario: verified.scenario, result: verified.result, baseline: "tuned"),
+      objective: search.objective)
+    try folder.write(verification.table.text, to: "verification.csv")
+    return verification
+  }
+
+  /// The objective's unit, and the same across a study's worlds (its mean, or a regret
+  /// against the best compared preset of each world).
+  static func units(_ search: TuneSearch) -> (metric: String, objective: String) {
+    let metricUnit =
+      search.objective.name.hasPrefix("value_")
+      ? "\(search.scenario.value?.unit ?? "") per 1000 users"
+      : search.objective.metric.unit.rawValue
+    let unit =
+      search.worlds.isEmpty || search.acrossWorlds == .expectedValue
+      ? metricUnit
+      : "\(metricUnit) of \(search.acrossWorlds.rawValue.replacingOccurrences(of: "_", with: " "))"
+    return (metricUnit, unit)
   }
 
   /// The selection's statement: its guarantee, or why there is none.

@@ -80,4 +80,48 @@ struct TuneEndToEndTests {
     #expect(result.stderr.contains("$.knobs.sheets_per_break.integer"))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("o").path))
   }
+
+  /// `--method random --budget LIVES`: as many candidates as the budget buys beside the
+  /// compared preset, one evaluation each on the first round's users, the pick written as a
+  /// tune's winner; a missing or useless budget is a usage error (exit 2), before any work.
+  @Test func randomSearchSpendsItsBudgetAndWritesItsPick() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try Self.tiny.write(to: file, atomically: true, encoding: .utf8)
+    let out = folder.appendingPathComponent("random")
+    // 100 users × 2 replications = 200 lives a policy: 2000 buy 9 candidates and the preset.
+    let result = try ToolRunner.run([
+      "tune", file.path, "--method", "random", "--budget", "2_000", "--out", out.path, "--quiet",
+      "-j", "1",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.contains(
+        "tiny: random search, 9 candidates over 2 knobs and 1 compared preset, 2000 user lives "
+          + "of a budget of 2000"))
+    #expect(result.stdout.contains("No guarantee: random search picks the largest of 10 means"))
+    let rows = RunEndToEndTests.rows(try RunEndToEndTests.read(out, "tune.csv"))
+    #expect(rows.count == 1 + 10)
+    #expect(rows.dropFirst().allSatisfy { $0[0] == "random" && $0[4] == "100" && $0[5] == "2" })
+    #expect(rows.dropFirst().map { $0[1] } == (1...9).map { "random-\($0)" } + ["storekit-auto"])
+    let best = rows.dropFirst().max { Double($0[6])! < Double($1[6])! }!
+    #expect(result.stdout.contains("Best mean: \(best[1])"))
+    #expect(try RunEndToEndTests.read(out, "tuned-policy.json").contains("deferral-sim-policy"))
+    #expect(try RunEndToEndTests.read(out, "verification.csv").hasPrefix("against,"))
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("report.html").path))
+    for (arguments, message) in [
+      (["--method", "random"], "needs '--budget LIVES'"),
+      (["--budget", "5000"], "give it with '--method random'"),
+      (["--method", "random", "--budget", "399"], "give at least 400"),
+      // 200 lives a candidate: 4096 candidates and the preset take at most 819,400.
+      (["--method", "random", "--budget", "819_600"], "give at most 819400"),
+      (["--method", "grid", "--budget", "5000"], "must be one of tune, random"),
+    ] {
+      let refused = try ToolRunner.run(
+        ["tune", file.path, "--out", folder.appendingPathComponent("no").path] + arguments)
+      #expect(refused.status == 2, "\(arguments)")
+      #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no").path))
+  }
 }

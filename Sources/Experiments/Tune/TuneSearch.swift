@@ -212,6 +212,16 @@ public struct TuneSearch: Sendable {
     let points =
       knobs.isEmpty
       ? [[]] : RobustDesign.lhs.points(count: candidates, dimensions: knobs.count, seed: seed)
+    return try policies(at: points, namedBy: "tune")
+  }
+
+  /// The policies at `points` of the unit cube (a coordinate per knob, in knob order), named
+  /// `<prefix>-1`, `<prefix>-2`...: their knob values as text and their policy objects.
+  func policies(
+    at points: [[Double]], namedBy prefix: String
+  ) throws(ConfigIssues) -> [(
+    policy: NamedPolicy, knobs: [String], definition: ConfigValue
+  )] {
     var result: [(NamedPolicy, [String], ConfigValue)] = []
     for (index, point) in points.enumerated() {
       var object = ConfigValue.object(base)
@@ -225,7 +235,7 @@ public struct TuneSearch: Sendable {
         }
         texts.append(SweepPlan.text(value))
       }
-      let name = "tune-\(index + 1)"
+      let name = "\(prefix)-\(index + 1)"
       var named = object.objectMembers
       named.insert(ConfigValue.Member(key: "name", value: .string(name)), at: 0)
       switch PolicyCatalog.definition(from: .object(named), at: "$.base") {
