@@ -102,6 +102,9 @@ public final class MessageDeferralController {
   var messages: [StoreKitMessage] = []
   var deliveredAt: [Double] = []
   var failures: [Int] = []
+  /// Per reason lane: the moment of the last sheet shown (screen and wait), for
+  /// ``recordResponse(_:for:)``.
+  var lastShown: [Int: (screen: String?, kind: ScreenKind?, waited: Double)] = [:]
   var state: DeferralState
   /// What was last written to the storage.
   var savedState: DeferralState
@@ -165,6 +168,19 @@ public final class MessageDeferralController {
   // MARK: What the app reports
 
   /// A screen appeared (UIKit: `viewDidAppear`; SwiftUI: `deferralScreen`).
+  /// Logs what the user did with the last sheet of `reason` shown in this process, with that
+  /// sheet's screen and wait (a `store_message_response` record for `deferral-sim
+  /// fit-responses`), when the app learns it: StoreKit's `display(in:)` does not say. Does
+  /// nothing when no sheet of `reason` was shown in this process or no `log` is set.
+  public func recordResponse(_ response: DeferralLogRecord.Response, for reason: Reason) {
+    guard let shown = lastShown[reason.laneIndex] else { return }
+    var record = DeferralLogRecord(
+      event: .messageResponse, time: clock.now, screen: shown.screen, screenKind: shown.kind,
+      reason: reason, waitedSeconds: shown.waited)
+    record.response = response
+    log?(record)
+  }
+
   public func screenAppeared(_ kind: ScreenKind, name: String) {
     screen = (name, kind)
     log?(DeferralLogRecord(event: .screenView, time: clock.now, screen: name, screenKind: kind))
@@ -339,6 +355,9 @@ public final class MessageDeferralController {
       failures[index] += 1
       record.event = .messageDisplayFailed
       record.failure = failure
+    }
+    if failure == nil, let reason = record.reason, let waited = record.waitedSeconds {
+      lastShown[reason.laneIndex] = (screen?.name, screen?.kind, waited)
     }
     log?(record)
     if !eventual || failure == nil { results.append((id, failure)) }

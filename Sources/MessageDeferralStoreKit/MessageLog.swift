@@ -19,6 +19,21 @@ public struct DeferralLogRecord: Sendable, Equatable {
     case messageDisplayed = "store_message_displayed"
     /// A display attempt failed (no active scene, or `display(in:)` threw).
     case messageDisplayFailed = "store_message_display_failed"
+    /// What the user did with a sheet, once the app learns it
+    /// (``MessageDeferralController/recordResponse(_:for:)``): the row `deferral-sim
+    /// fit-responses` reads.
+    case messageResponse = "store_message_response"
+  }
+
+  /// What a user did with a sheet, as the app learns it: for a price-increase consent from the
+  /// subscription's renewal information (agreed, declined, or still pending when the sheet
+  /// closed), for a billing issue from the next successful renewal, for a win-back offer from
+  /// the transaction that redeems it.
+  public enum Response: String, Sendable, CaseIterable {
+    case accepted, declined, closed, fixed
+    case notFixed = "not_fixed"
+    case redeemed
+    case notRedeemed = "not_redeemed"
   }
 
   public var event: Event
@@ -44,6 +59,8 @@ public struct DeferralLogRecord: Sendable, Equatable {
   /// For messages: this process's number of the message (0 for the first distinct message
   /// StoreKit delivered since launch), to tell a message's attempts apart.
   public var messageNumber: Int?
+  /// For ``Event/messageResponse``: what the user did.
+  public var response: Response? = nil
 
   public init(
     event: Event, time: Double, screen: String? = nil, screenKind: ScreenKind? = nil,
@@ -91,6 +108,7 @@ public struct DeferralLogRecord: Sendable, Equatable {
       }
     }
     if let failure { members.append(.init(key: "failure", value: .string(failure.rawValue))) }
+    if let response { members.append(.init(key: "response", value: .string(response.rawValue))) }
     // One line: the pretty printer's line breaks removed (strings are escaped, so safe).
     return _compact(ConfigValue.object(members))
   }

@@ -83,6 +83,38 @@ struct ControllerTests {
     }
   }
 
+  @Test("a response is logged with the last sheet's screen and wait, as fit-responses reads it")
+  func responseRecord() async {
+    await withStore { store in
+      let clock = ManualDeferralClock(now: 100)
+      let controller = MessageDeferralController(
+        policy: ShippedPolicy(name: "screen-gate", configuration: .screenGate),
+        storage: InMemoryDeferralStorage(), clock: clock)
+      var records: [DeferralLogRecord] = []
+      controller.log = { records.append($0) }
+      let scene = UIWindowScene(activationState: .foregroundActive)
+      // Nothing shown yet: a response has no sheet to belong to.
+      controller.recordResponse(.accepted, for: .priceIncreaseConsent)
+      #expect(records.isEmpty)
+      controller.screenAppeared(.onboarding, name: "welcome")
+      controller.sceneDidBecomeActive(scene)
+      await listen(controller, store)
+      await store.send(StoreKitMessage(reason: .priceIncreaseConsent, shimIdentity: 4))
+      clock.advance(to: 130)
+      controller.screenAppeared(.home, name: "home")
+      clock.advance(to: 131)
+      controller.recordResponse(.declined, for: .priceIncreaseConsent)
+      let response = records.last
+      #expect(response?.event == .messageResponse)
+      #expect(response?.screenKind == .home && response?.screen == "home")
+      #expect(response?.waitedSeconds.map { abs($0 - 30) < 1e-9 } == true)
+      let line = response?.jsonLine(user: "u") ?? ""
+      #expect(line.contains(#""event":"store_message_response""#))
+      #expect(line.contains(#""response":"declined""#))
+      #expect(line.contains(#""screen_kind":"home""#))
+    }
+  }
+
   @Test("the eventual flush shows what a policy would hold forever, across launches")
   func eventualFlush() async {
     await withStore { store in
