@@ -222,4 +222,57 @@ struct ResponseModelTests {
     // One uniform per message, counted once per life whichever policy holds it.
     #expect(drawn(modelled) - drawn(run) == issued, "\(drawn(modelled)) vs \(drawn(run))")
   }
+
+  /// A scenario with `responses` (the given text as the section's value).
+  static func withResponses(_ section: String) -> String {
+    ScenarioTemplates.minimal(replacing: [
+      (
+        #""policies": ["storekit-auto", "deadline-aware"]"#,
+        #""responses": "# + section + #", "policies": ["storekit-auto", "deadline-aware"]"#
+      )
+    ])
+  }
+
+  static let valid = #"""
+    {"price_increase_consent": {"choice": {"probability": 0.8, "odds": {"interrupting": 0.5,
+      "screen_kinds": {"paywall": 0.7}}}, "accept": {"probability": 0.9}},
+     "billing_issue": {"fixed": {"probability": 0.4}},
+     "win_back_offer": {"redeemed": {"probability": 0.1, "odds": {"per_day_waited": 0.9}}},
+     "first_seconds": "15s", "moment_strength": 0.5, "after_close": "renewal_lost"}
+    """#
+
+  @Test func aSectionLoadsWithEveryKey() throws {
+    let scenario = try ScenarioLoader.load(json: Self.withResponses(Self.valid), file: "r.json")
+    let model = try #require(scenario.responses)
+    #expect(model.consentChoice.probability == 0.8)
+    #expect(model.consentChoice.odds.interrupting == 0.5)
+    #expect(model.consentChoice.odds.screenKinds[ScreenKind.paywall.index] == 0.7)
+    #expect(model.winBackRedeemed.odds.perDayWaited == 0.9)
+    #expect(model.firstSeconds == 15 && model.momentStrength == 0.5)
+    #expect(model.afterClose == .renewalLost)
+  }
+
+  @Test(arguments: [
+    (
+      "\"probability\": 0.8, \"odds\"", "\"probability\": 1.5, \"odds\"",
+      "$.responses.price_increase_consent.choice.probability", "between 0 and 1"
+    ),
+    ("\"interrupting\": 0.5", "\"interrupting\": 0", "odds.interrupting", "odds ratio above 0"),
+    ("\"interrupting\": 0.5", "\"interupting\": 0.5", "odds.interupting", "did you mean"),
+    ("\"paywall\": 0.7", "\"payroll\": 0.7", "screen_kinds.payroll", "unknown key"),
+    ("\"renewal_lost\"", "\"renewal_lose\"", "$.responses.after_close", "did you mean"),
+    ("\"moment_strength\": 0.5", "\"moment_strength\": -1", "moment_strength", "from 0 to 100"),
+    (
+      "\"billing_issue\": {\"fixed\": {\"probability\": 0.4}},", "",
+      "$.responses", "missing key 'billing_issue'"
+    ),
+  ])
+  func badSectionsAreNamedByPath(_ edit: (String, String, String, String)) throws {
+    let (old, new, path, words) = edit
+    #expect(Self.valid.contains(old), "fragment \(old)")
+    let text = Self.withResponses(Self.valid.replacingOccurrences(of: old, with: new))
+    let errors = try #require(ScenarioTemplates.errors(of: text))
+    let problem = errors.problems.first { $0.path.contains(path) }
+    #expect(problem?.message.contains(words) == true, "\(errors.problems)")
+  }
 }

@@ -80,7 +80,9 @@ extension _ScenarioDecoder {
       }
     }
     var valid = true
-    for (key, amount) in ValueModel.amountKeys {
+    // Every amount: a number at least 0. The last two count only with a `responses` section.
+    let amounts = ValueModel.amountKeys.map(\.key) + ["renewal_lost", "win_back_redeemed"]
+    for key in amounts {
       guard let entry = object[key] else { continue }
       guard case .number(let number, _) = entry.value, number >= 0, number.isFinite else {
         report(
@@ -90,19 +92,9 @@ extension _ScenarioDecoder {
         valid = false
         continue
       }
-      model[keyPath: amount] = number
-    }
-    for key in ["renewal_lost", "win_back_redeemed"] {
-      guard let entry = object[key] else { continue }
-      guard case .number(let number, _) = entry.value, number >= 0, number.isFinite else {
-        report(
-          object.path(key), entry,
-          "must be a number at least 0 in the section's unit, got \(Self.shown(entry)); "
-            + "for example 25 (used only with a 'responses' section)")
-        valid = false
-        continue
-      }
-      if key == "renewal_lost" {
+      if let amount = ValueModel.amountKeys.first(where: { $0.key == key })?.amount {
+        model[keyPath: amount] = number
+      } else if key == "renewal_lost" {
         model.renewalLost = number
       } else {
         model.winBackRedeemed = number
