@@ -137,6 +137,10 @@ public struct Coordinator: Sendable {
   let sparedKinds: UInt16
   /// Whether a consent's urgent time depends on the current screen (``ConsentValue``).
   let urgencyReadsScreen: Bool
+  /// Bit `kind.index` set: that kind's appearance assigns the gate (its rule is not
+  /// ``GateRule/unchanged``); and, of those, the kinds that open it (``catchUp(with:since:)``).
+  let gateAssigningKinds: UInt16
+  let gateOpeningRules: UInt16
 
   public init(configuration: PolicyConfiguration) {
     self.configuration = configuration
@@ -160,6 +164,12 @@ public struct Coordinator: Sendable {
       $0 | 1 << UInt16($1.index)
     }
     urgencyReadsScreen = configuration.urgentConsent?.value != nil
+    gateAssigningKinds = ScreenKind.allCases.reduce(0) {
+      configuration.gate(for: $1) == .unchanged ? $0 : $0 | 1 << UInt16($1.index)
+    }
+    gateOpeningRules = ScreenKind.allCases.reduce(0) {
+      configuration.gate(for: $1) == .open ? $0 | 1 << UInt16($1.index) : $0
+    }
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
     self.opens = _OpenHistory(capacity: configuration.urgentConsent?.rememberedOpens ?? 0)
