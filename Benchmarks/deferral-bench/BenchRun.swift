@@ -283,38 +283,10 @@ struct BenchRun {
       Format.ratio(result.overFloorPerPolicy), "≤ 2×",
       result.overFloorPerPolicy <= 2 ? "met" : "missed",
     ])
-    allocationHeadlines(bench)
     table.add([
       "shared trunk: --no-shared-trunk time ÷ shared (jobs 1)",
       Format.ratio(result.sharedTrunkSpeedup), "≥ 3×",
       result.sharedTrunkSpeedup >= 3 ? "met" : "missed",
-    ])
-  }
-
-  /// Swift heap allocations (``AllocationCount``) of the engine section's run with `--jobs 1`,
-  /// at half its users and at all of them: the difference, per event and per user life, is what
-  /// the simulation allocates as it goes (the run's setup and its merge cancel out).
-  mutating func allocationHeadlines(_ bench: EngineBench) {
-    let half = bench.users / 2
-    var counted: [(allocations: Int, events: Int)] = []
-    for users in [half, bench.users] {
-      var sized = bench
-      sized.users = users
-      let (run, allocations) = AllocationCount.counting { try? sized.runEngine(jobs: 1) }
-      guard let run, let allocations else { return }
-      counted.append((allocations, run.events))
-    }
-    let allocations = counted[1].allocations - counted[0].allocations
-    let events = counted[1].events - counted[0].events
-    let lives = (bench.users - half) * bench.replications
-    headline(
-      "allocations_per_event_jobs1", Format.significant(Double(allocations) / Double(events)))
-    headline("allocations_per_user_jobs1", Format.significant(Double(allocations) / Double(lives)))
-    table.add([
-      "engine: Swift heap allocations per event (per user), jobs 1",
-      "\(Format.significant(Double(allocations) / Double(events))) "
-        + "(\(Format.significant(Double(allocations) / Double(lives))))",
-      "none per event", "",
     ])
   }
 
