@@ -12,6 +12,18 @@ public protocol PolicyListener {
   /// from then. What does not hold: a listener that answers `false` may still forget; `false`
   /// only says it cannot promise to.
   var keepsNothingAcrossLaunch: Bool { get }
+
+  /// The kinds of event this listener must hear now. To any other event it would answer no
+  /// display and no timer, and what that event would change in it is only what a
+  /// ``PolicyEventDigest`` records, so whoever runs the world may skip telling it and call
+  /// ``catchUp(with:since:)`` before it next tells it anything. What it heeds can change only
+  /// when it hears an event. ``PolicyEventKinds/all``: tell it everything.
+  var heeds: PolicyEventKinds { get }
+
+  /// Brings the listener up to date after the events `digest` recorded after `mark`, none of
+  /// which it heeds (``heeds``, as it was when it last heard an event) and none of which it
+  /// was told.
+  mutating func catchUp(with digest: PolicyEventDigest, since mark: UInt64)
 }
 
 extension Coordinator: PolicyListener {

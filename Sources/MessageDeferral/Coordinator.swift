@@ -83,7 +83,14 @@ public struct CoordinatorCounters: Sendable, Equatable {
 /// it chose to persist (the first time it saw a message of each reason, and the times of
 /// the user's last few opens, each a scene activation).
 public struct Coordinator: Sendable {
-  public let configuration: PolicyConfiguration
+  /// What never changes after ``init(configuration:)``, behind one reference: a copy of the
+  /// coordinator (a lane for each user, a fork, a group's member) retains it once instead of
+  /// each of the configuration's arrays and sets.
+  let fixed: _CoordinatorFixed
+
+  public var configuration: PolicyConfiguration {
+    _read { yield fixed.configuration }
+  }
   public internal(set) var counters = CoordinatorCounters()
 
   var store: _PendingStore
@@ -120,13 +127,14 @@ public struct Coordinator: Sendable {
   let mayNeedTimer: Bool
   /// Bit `kind.index` set: that kind is a checkpoint (a set lookup without hashing).
   let checkpointMask: UInt16
-  /// The reasons of the checkpoint call at each kind, indexed by ``ScreenKind/index``
-  /// (`nil`: every reason, or no checkpoint there).
-  let checkpointReasons: [Set<Reason>?]
-  /// The ceiling of each reason lane, indexed by ``Reason/laneIndex`` (`nil`: none), so a
-  /// queued message's due time needs no hashing of its reason. The unknown lane holds the
-  /// generic ceiling, which every unknown reason falls back to.
-  let laneCeilings: [Double?]
+  /// ``_CoordinatorFixed/checkpointReasons``.
+  var checkpointReasons: [Set<Reason>?] {
+    _read { yield fixed.checkpointReasons }
+  }
+  /// ``_CoordinatorFixed/laneCeilings``.
+  var laneCeilings: [Double?] {
+    _read { yield fixed.laneCeilings }
+  }
   /// Whether a ceiling names an unknown reason: then an unknown reason's ceiling is looked up
   /// by its raw value (``dueTime(of:)``), not read from ``laneCeilings``.
   let ceilingsNameUnknownReasons: Bool
@@ -137,21 +145,26 @@ public struct Coordinator: Sendable {
   let sparedKinds: UInt16
   /// Whether a consent's urgent time depends on the current screen (``ConsentValue``).
   let urgencyReadsScreen: Bool
+  /// Bit `kind.index` set: that kind's appearance assigns the gate (its rule is not
+  /// ``GateRule/unchanged``); and, of those, the kinds that open it (``catchUp(with:since:)``).
+  let gateAssigningKinds: UInt16
+  let gateOpeningRules: UInt16
 
   public init(configuration: PolicyConfiguration) {
-    self.configuration = configuration
     mayNeedTimer =
       !configuration.ceilings.isEmpty || configuration.deadlineMargin != nil
       || configuration.retryBackoff != nil || configuration.urgentConsent != nil
     checkpointMask = configuration.checkpoints.reduce(0) { $0 | 1 << UInt16($1.kind.index) }
-    checkpointReasons = ScreenKind.allCases.map { configuration.checkpoint(for: $0)?.reasons }
     let ceilings = configuration.ceilings
-    laneCeilings = (0..<Reason.laneCount).map { lane in
-      if let reason = Reason.known.first(where: { $0.laneIndex == lane }) {
-        return ceilings[reason]
-      }
-      return ceilings[.generic]  // the unknown lane
-    }
+    fixed = _CoordinatorFixed(
+      configuration: configuration,
+      checkpointReasons: ScreenKind.allCases.map { configuration.checkpoint(for: $0)?.reasons },
+      laneCeilings: (0..<Reason.laneCount).map { lane in
+        if let reason = Reason.known.first(where: { $0.laneIndex == lane }) {
+          return ceilings[reason]
+        }
+        return ceilings[.generic]  // the unknown lane
+      })
     ceilingsNameUnknownReasons = ceilings.keys.contains { !$0.isKnown }
     gateOpeningKinds = configuration.gateOverrides.reduce(0) {
       $1.allowed ? $0 | 1 << UInt16($1.kind.index) : $0
@@ -160,6 +173,12 @@ public struct Coordinator: Sendable {
       $0 | 1 << UInt16($1.index)
     }
     urgencyReadsScreen = configuration.urgentConsent?.value != nil
+    gateAssigningKinds = ScreenKind.allCases.reduce(0) {
+      configuration.gate(for: $1) == .unchanged ? $0 : $0 | 1 << UInt16($1.index)
+    }
+    gateOpeningRules = ScreenKind.allCases.reduce(0) {
+      configuration.gate(for: $1) == .open ? $0 | 1 << UInt16($1.index) : $0
+    }
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
     self.opens = _OpenHistory(capacity: configuration.urgentConsent?.rememberedOpens ?? 0)
@@ -310,4 +329,26 @@ public struct Coordinator: Sendable {
   }
 
   var initialRetryDelay: Double { configuration.retryBackoff?.initial ?? .infinity }
+}
+
+/// A coordinator's configuration and the tables derived from it: immutable, shared by every
+/// copy of the coordinator (``Coordinator/fixed``).
+final class _CoordinatorFixed: Sendable {
+  let configuration: PolicyConfiguration
+  /// The reasons of the checkpoint call at each kind, indexed by ``ScreenKind/index``
+  /// (`nil`: every reason, or no checkpoint there).
+  let checkpointReasons: [Set<Reason>?]
+  /// The ceiling of each reason lane, indexed by ``Reason/laneIndex`` (`nil`: none), so a
+  /// queued message's due time needs no hashing of its reason. The unknown lane holds the
+  /// generic ceiling, which every unknown reason falls back to.
+  let laneCeilings: [Double?]
+
+  init(
+    configuration: PolicyConfiguration, checkpointReasons: [Set<Reason>?],
+    laneCeilings: [Double?]
+  ) {
+    self.configuration = configuration
+    self.checkpointReasons = checkpointReasons
+    self.laneCeilings = laneCeilings
+  }
 }

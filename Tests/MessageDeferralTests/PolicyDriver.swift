@@ -31,6 +31,13 @@ struct PolicyDriver {
   let seed: UInt64
   private(set) var coordinator: Coordinator
   private var actions = PolicyActions()
+  /// A copy told only the events it heeds (``Coordinator/heeds``), caught up from ``digest``
+  /// before each one (``Coordinator/catchUp(with:since:)``): its answers, and its state once
+  /// caught up, must be the coordinator's. `heardMark`: the digest's count after the last
+  /// event it was told.
+  private var inattentive: Coordinator
+  private var digest = PolicyEventDigest()
+  private var heardMark: UInt64 = 0
   private var rng: SplitMix64
   var failureRate = 0.2
 
@@ -90,6 +97,7 @@ struct PolicyDriver {
     configuration = preset.configuration
     self.seed = seed
     coordinator = Coordinator(configuration: preset.configuration)
+    inattentive = coordinator
     // One stream per seed, the same for every preset: lives differ only where the policies'
     // answers make them differ (common random numbers, as in the engine).
     rng = SplitMix64(seed: seed)
@@ -126,12 +134,45 @@ struct PolicyDriver {
         "after \(event): \(Answer(actions)) with the last scan reused, "
           + "\(Answer(unscheduledActions)) without")
     }
+    checkInattentive(event)
     if recordsLog { log.append(Step(time: now, event: event, answer: Answer(actions))) }
     displayCount += actions.displays.count
     for request in actions.displays where request.forced { forcedCount += 1 }
     check(after: event, inFlightBefore: inFlightBefore)
     inFlight.append(contentsOf: actions.displays)
     wakeAt = actions.wakeAt
+  }
+
+  /// The same event to ``inattentive`` if it heeds it (else its answer is no display and no
+  /// timer): the answer must be the coordinator's (in `actions`), and so must everything it
+  /// keeps once caught up.
+  mutating func checkInattentive(_ event: PolicyEvent) {
+    if inattentive.heeds.contains(PolicyEventKinds(event)) {
+      inattentive.catchUp(with: digest, since: heardMark)
+      var answer = PolicyActions()
+      inattentive.handle(event, at: now, into: &answer)
+      heardMark = digest.count + 1
+      if Answer(answer) != Answer(actions) || answer.displays != actions.displays {
+        problem(
+          "after \(event): \(Answer(actions)) told everything, \(Answer(answer)) told only "
+            + "what it heeds")
+      }
+    } else if !actions.displays.isEmpty || actions.wakeAt != nil {
+      problem("\(event), not heeded, answered \(Answer(actions))")
+    }
+    digest.record(event)
+    var probe = inattentive
+    probe.catchUp(with: digest, since: heardMark)
+    if probe.canPresent != coordinator.canPresent || probe.sceneActive != coordinator.sceneActive
+      || probe.currentKind != coordinator.currentKind
+      || probe.shownThisBreak != coordinator.shownThisBreak
+      || probe.failedThisBreak != coordinator.failedThisBreak
+      || probe.pending != coordinator.pending || probe.counters != coordinator.counters
+      || probe.batch != coordinator.batch || probe.heeds != coordinator.heeds
+      || probe.persistedState != coordinator.persistedState
+    {
+      problem("after \(event): told only what it heeds, caught up, it keeps something else")
+    }
   }
 
   mutating func launch() {

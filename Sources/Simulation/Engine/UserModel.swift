@@ -177,6 +177,15 @@ struct _PolicyLane: Sendable {
     storeKitDefault = Coordinator(configuration: PolicyConfiguration.storeKitAuto.withOwnStorage())
   }
 
+  /// What the lane must hear now (``PolicyListener/heeds``): its coordinator's, unless a late
+  /// listener routes events between two coordinators (then everything).
+  var heeds: PolicyEventKinds { listenerDelay == nil ? coordinator.heeds : .all }
+
+  /// Brings the coordinator up to date after events it was not told (``heeds``).
+  mutating func catchUp(with digest: PolicyEventDigest, since mark: UInt64) {
+    coordinator.catchUp(with: digest, since: mark)
+  }
+
   /// With a late listener (``listenerDelay`` set): where `event` goes at `now`. A cold launch
   /// draws when the listener will exist (from `stream`); a message delivered before then, and
   /// the results of its displays, go to StoreKit's own handling instead of the policy; the

@@ -19,8 +19,12 @@ extension UserSimulator {
 
   /// Adds what the user just simulated changed since `before` to their segment, and the user
   /// to its count when `countsUser` (a life split into a shared trunk and a policy's branch
-  /// counts the user once, in the trunk).
-  func addToSegment(since before: _SegmentSnapshot, tally: inout Tally, countsUser: Bool) {
+  /// counts the user once, in the trunk), and its consent latencies unless `consentLatencies`
+  /// is false (a group records them into each member's tally itself).
+  func addToSegment(
+    since before: _SegmentSnapshot, tally: inout Tally, countsUser: Bool,
+    consentLatencies: Bool = true
+  ) {
     let segment = UserSegment.of(isNew: world.profile.isNew, subscriber: world.profile.subscriber)
       .rawValue
     let after = segmentSnapshot(tally)
@@ -36,6 +40,7 @@ extension UserSimulator {
       tally.segments[segment].consentAccepted += after.accepted - before.accepted
       tally.segments[segment].consentKept += after.kept - before.kept
     }
+    guard consentLatencies else { return }
     for record in world.messages
     where record.reason == .priceIncreaseConsent && record.state == .displayed {
       tally.segments[segment].consentLatency.record(record.displayedAt - record.issuedAt)

@@ -98,15 +98,18 @@ extension UserSimulator {
   }
 
   /// At the horizon: screen time, what became of each message (and its row for the sink, with
-  /// `outcomes`), the user's segment (counting the user when `countsUser`), the variates.
+  /// `outcomes`), the user's segment (counting the user when `countsUser`, its consent
+  /// latencies when `consentLatencies`), the variates.
   mutating func finishUser(
-    tally: inout Tally, since before: _SegmentSnapshot, countsUser: Bool, outcomes: Bool
+    tally: inout Tally, since before: _SegmentSnapshot, countsUser: Bool, outcomes: Bool,
+    consentLatencies: Bool = true
   ) {
     world.now = compiled.scenario.horizon
     creditScreenTime(tally: &tally)
     finish(tally: &tally)
     if outcomes, Sink.recordsOutcomes { emitOutcomes() }
-    addToSegment(since: before, tally: &tally, countsUser: countsUser)
+    addToSegment(
+      since: before, tally: &tally, countsUser: countsUser, consentLatencies: consentLatencies)
     if streams.countsVariates { drainVariateCounts(into: &tally) }
   }
 

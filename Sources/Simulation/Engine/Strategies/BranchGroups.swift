@@ -15,6 +15,10 @@ struct _PolicyEffect: Equatable {
 
   var displays: ContiguousArray<DisplayRequest> = []
   var timer = Timer.keep
+
+  /// The answer of a coordinator that was not asked (``PolicyListener/heeds``): no display,
+  /// and its timer cancelled.
+  var isUnasked: Bool { displays.isEmpty && timer == .cancel }
 }
 
 /// The branches of a forked user, simulated in groups (``UserSimulator/runGroups(fork:tallies:)``).
@@ -29,6 +33,13 @@ struct _BranchGroups {
   var durations: [(histogram: UInt8, lane: UInt8, seconds: Double)] = []
   /// An empty tally of the scenario (the start of every group's ``tally``).
   var empty: Tally
+  /// What the group's events did to the screen and the scene, for the members that were not
+  /// asked about some of them (``PolicyListener/heeds``).
+  var digest = PolicyEventDigest()
+  /// Indexed by policy, for the group's members: what the member's lane heeds after the last
+  /// event it heard, and the ``digest``'s count then (its mark).
+  var heeds: [PolicyEventKinds] = []
+  var heard: [UInt64] = []
 
   init(screenCount: Int) {
     empty = Tally(screenCount: screenCount)
@@ -46,7 +57,7 @@ enum _GroupHearing: _Hearing {
     if simulator.groups.members.count > 1 {
       simulator.tellGroup(event, tally: &tally, _GroupHearing.self)
     } else {
-      simulator.tellLane(event, tally: &tally, _GroupHearing.self)
+      simulator.tellSoleMember(event, tally: &tally, _GroupHearing.self)
     }
   }
 
@@ -96,6 +107,10 @@ extension UserSimulator {
     if branchLanes.count != count { branchLanes = trunk.lanes }
     groups.pending.removeAll(keepingCapacity: true)
     groups.pending.append(Array(0..<count))
+    if groups.heeds.count != count {
+      groups.heeds = Array(repeating: .all, count: count)
+      groups.heard = Array(repeating: 0, count: count)
+    }
     var first = true
     while let group = groups.pending.popLast() {
       if !first { restoreFork() }
@@ -106,7 +121,10 @@ extension UserSimulator {
         branchLanes[policy] = trunk.lanes[policy]
         trunk.bank.restore(generator, from: trunk.policySlot(policy))
         trunk.bank.save(generator, to: workSlot(policy))
+        groups.heeds[policy] = Self.heeds(of: &branchLanes[policy])
+        groups.heard[policy] = 0
       }
+      groups.digest.reset()
       groups.members = group
       if group.count == 1 { swap(&lane, &branchLanes[group[0]]) }
       // What the group's life adds to a tally, apart from the durations.
@@ -127,13 +145,13 @@ extension UserSimulator {
   mutating func finishGroup(
     _ tally: inout Tally, since before: _SegmentSnapshot, tallies: inout [Tally]
   ) {
-    finishUser(tally: &tally, since: before, countsUser: false, outcomes: false)
-    // Consent latencies by segment are durations too: recorded into each member below.
+    // Consent latencies by segment are durations too: recorded into each member below (into
+    // the group's tally they would clone a histogram shared with the empty tally, only to be
+    // thrown away).
+    finishUser(
+      tally: &tally, since: before, countsUser: false, outcomes: false, consentLatencies: false)
     let segment = UserSegment.of(isNew: world.profile.isNew, subscriber: world.profile.subscriber)
       .rawValue
-    if !tally.segments[segment].consentLatency.isEmpty {
-      tally.segments[segment].consentLatency = LatencyHistogram()
-    }
     for (rank, policy) in groups.members.enumerated() {
       if rank == 1 { tally.variates = VariateCounts() }
       tallies[policy].merge(tally)
@@ -153,28 +171,50 @@ extension UserSimulator {
     }
   }
 
-  /// ``tell(_:tally:)`` for a group: every member's lane answers; members whose answer
-  /// differs from the first member's leave the group (to be simulated again from the fork);
-  /// the first member's answer is carried out. A group left with one member goes on as a
-  /// plain branch.
+  /// ``tell(_:tally:)`` for a group: every member's lane that heeds the event answers (one that
+  /// does not answers no display and no timer unasked, and is caught up from the group's
+  /// ``_BranchGroups/digest`` when next asked); members whose answer differs from the first
+  /// member's leave the group (to be simulated again from the fork); the first member's answer
+  /// is carried out. A group left with one member goes on as a plain branch.
   mutating func tellGroup<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
     // Only a launch draws from a policy stream (a late listener's delay).
     let draws: Bool
     if case .processLaunched = event { draws = true } else { draws = false }
+    let kind = PolicyEventKinds(event)
     let generator = policyStream.generator
     let now = world.now
+    let before = groups.digest.count
+    let mark = before &+ 1
     var kept = 0
     var parted = false
+    // Whether the first member was not asked: its answer is then no display and no timer.
+    var leadUnasked = false
     for rank in groups.members.indices {
       let policy = groups.members[rank]
-      trunk.bank.swapIn(generator, from: workSlot(policy), when: draws)
-      // Unconditionally, and into one place: see ``catchUpLanes()`` on swiftc -Onone.
-      Self.answer(
-        event, at: now, lane: &branchLanes[policy], stream: &policyStream, actions: &actions,
-        effect: &memberEffect)
-      trunk.bank.swapOut(generator, to: workSlot(policy), when: draws)
-      if rank == 0 { swap(&leadEffect, &memberEffect) }
-      if rank == 0 || memberEffect == leadEffect {
+      let unasked = !groups.heeds[policy].contains(kind)
+      if !unasked {
+        if groups.heard[policy] != before {
+          branchLanes[policy].catchUp(with: groups.digest, since: groups.heard[policy])
+        }
+        trunk.bank.swapIn(generator, from: workSlot(policy), when: draws)
+        // Unconditionally, and into one place: see ``catchUpLanes()`` on swiftc -Onone.
+        Self.answer(
+          event, at: now, lane: &branchLanes[policy], stream: &policyStream, actions: &actions,
+          effect: &memberEffect, heeds: &groups.heeds[policy])
+        trunk.bank.swapOut(generator, to: workSlot(policy), when: draws)
+        groups.heard[policy] = mark
+      }
+      let alike: Bool
+      if rank == 0 {
+        leadUnasked = unasked
+        if !unasked { swap(&leadEffect, &memberEffect) }
+        alike = true
+      } else if unasked {
+        alike = leadUnasked || leadEffect.isUnasked
+      } else {
+        alike = leadUnasked ? memberEffect.isUnasked : memberEffect == leadEffect
+      }
+      if alike {
         groups.members[kept] = policy
         kept += 1
       } else {
@@ -183,11 +223,19 @@ extension UserSimulator {
         groups.pending[groups.pending.count - 1].append(policy)
       }
     }
+    groups.digest.record(event)
     if parted { groups.members.removeLast(groups.members.count - kept) }
     if kept == 1 {
       let policy = groups.members[0]
+      if groups.heard[policy] != groups.digest.count {
+        branchLanes[policy].catchUp(with: groups.digest, since: groups.heard[policy])
+      }
       swap(&lane, &branchLanes[policy])
       trunk.bank.restore(generator, from: workSlot(policy))
+    }
+    if leadUnasked {
+      setTimer(.cancel)
+      return
     }
     for request in leadEffect.displays {
       attemptDisplay(request, tally: &tally, H.self)
@@ -195,12 +243,37 @@ extension UserSimulator {
     setTimer(leadEffect.timer)
   }
 
+  /// ``tell(_:tally:)`` for a group of one (its lane in ``lane``): a plain branch, except that an
+  /// event the lane does not heed is not told (its answer: no display, the timer cancelled),
+  /// and the lane is caught up from the group's digest when next told.
+  mutating func tellSoleMember<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
+    let policy = groups.members[0]
+    guard groups.heeds[policy].contains(PolicyEventKinds(event)) else {
+      groups.digest.record(event)
+      setTimer(.cancel)
+      return
+    }
+    if groups.heard[policy] != groups.digest.count {
+      lane.catchUp(with: groups.digest, since: groups.heard[policy])
+    }
+    groups.digest.record(event)
+    groups.heard[policy] = groups.digest.count
+    tellLane(event, tally: &tally, H.self)
+    groups.heeds[policy] = Self.heeds(of: &lane)
+  }
+
+  /// What `lane` heeds (``_PolicyLane/heeds``), read in place: a lane read out of an array
+  /// by value is copied, every reference it holds retained and released.
+  static func heeds(of lane: inout _PolicyLane) -> PolicyEventKinds { lane.heeds }
+
   /// What `lane` does in answer to `event` at `now`, as ``tell(_:tally:)`` and
-  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the world.
+  /// ``routeBeforeListener(_:tally:)`` would do it, without touching the world; then what it
+  /// heeds (`heeds`).
   static func answer(
     _ event: PolicyEvent, at now: Double, lane: inout _PolicyLane, stream: inout RandomStream,
-    actions: inout PolicyActions, effect: inout _PolicyEffect
+    actions: inout PolicyActions, effect: inout _PolicyEffect, heeds: inout PolicyEventKinds
   ) {
+    defer { heeds = lane.heeds }
     if !effect.displays.isEmpty { effect.displays.removeAll(keepingCapacity: true) }
     if let delay = lane.listenerDelay {
       let (toStoreKit, policySkips) = lane.route(event, at: now, delay: delay, stream: &stream)

@@ -44,6 +44,11 @@ struct _Trunk {
   var log: [(event: PolicyEvent, time: Double)] = []
   /// The trunk's steps, for a sink that records them: each policy's sink gets them first.
   var steps: [TraceStep] = []
+  /// What the user's logged events did to the screen and the scene (every one since the user
+  /// began), and its count when the lanes last heard the log: a lane that heeds none of the
+  /// logged kinds is caught up from it instead of hearing the log (``catchUpLanes()``).
+  var digest = PolicyEventDigest()
+  var lanesMark: UInt64 = 0
 
   // The state at the fork, restored before each policy's branch.
   var world = _World()
@@ -131,6 +136,8 @@ extension UserSimulator {
     trunk.lanesStarted = false
     trunk.log.removeAll(keepingCapacity: true)
     trunk.steps.removeAll(keepingCapacity: true)
+    trunk.digest.reset()
+    trunk.lanesMark = 0
     drawProfileAndMessages()
     trunkTally.users += 1
     let before = segmentSnapshot(trunkTally)
@@ -200,6 +207,7 @@ extension UserSimulator {
   /// Logs what the policies would hear now (see ``tell(_:tally:)``); a full log is heard.
   mutating func logForLanes(_ event: PolicyEvent) {
     trunk.log.append((event, world.now))
+    trunk.digest.record(event)
     if trunk.log.count >= _Trunk.logCapacity { catchUpLanes() }
   }
 
@@ -232,11 +240,12 @@ extension UserSimulator {
     for policy in trunk.lanes.indices {
       trunk.bank.restore(generator, from: trunk.policySlot(policy))
       Self.replay(
-        trunk.log, lastReset: lastReset, into: &trunk.lanes[policy], stream: &policyStream,
-        actions: &actions)
+        trunk.log, lastReset: lastReset, digest: trunk.digest, since: trunk.lanesMark,
+        into: &trunk.lanes[policy], stream: &policyStream, actions: &actions)
       trunk.bank.save(generator, to: trunk.policySlot(policy))
     }
     trunk.log.removeAll(keepingCapacity: true)
+    trunk.lanesMark = trunk.digest.count
   }
 
   /// Tells `lane` the logged events as ``tell(_:tally:)`` would have, with the listener's
@@ -246,11 +255,21 @@ extension UserSimulator {
   /// `lastReset` (the last launch or termination) on; every launch still draws, in order (the
   /// coordinators draw nothing, so the draws need not interleave with them). Traps if anything
   /// answers with a display or a timer: a policy that can act before its first message needs
-  /// the trunk to fork earlier.
+  /// the trunk to fork earlier. A lane that heeds none of the kinds a trunk logs (launches,
+  /// terminations, screens, scene changes; ``_PolicyLane/heeds``) is caught up from `digest`
+  /// (the log's events are those it recorded after `mark`) instead.
   static func replay(
-    _ log: [(event: PolicyEvent, time: Double)], lastReset: Int, into lane: inout _PolicyLane,
-    stream: inout RandomStream, actions: inout PolicyActions
+    _ log: [(event: PolicyEvent, time: Double)], lastReset: Int, digest: PolicyEventDigest,
+    since mark: UInt64, into lane: inout _PolicyLane, stream: inout RandomStream,
+    actions: inout PolicyActions
   ) {
+    let logged: PolicyEventKinds = [
+      .processLaunched, .processTerminated, .screenAppeared, .sceneActivated, .sceneDeactivated,
+    ]
+    if lane.heeds.isDisjoint(with: logged) {
+      lane.catchUp(with: digest, since: mark)
+      return
+    }
     if let delay = lane.listenerDelay {
       let start = firstHeard(by: lane.storeKitDefault, lastReset: lastReset)
       for index in log.indices {
