@@ -40,6 +40,8 @@ struct _LogParser {
   var otherPolicies: [String] = []
   /// Lines that are not blank (a header included).
   var lines = 0
+  /// CSV columns the header names that no field reads (a `session_id` under another name?).
+  var unreadColumns: [String] = []
 
   init(map: FitMap, file: String) {
     self.map = map

@@ -15,6 +15,7 @@ extension ScenarioFit {
     draft.fitScreens()
     draft.fitTransitions()
     draft.fitPopulation()
+    draft.warnAboutDetails()
     let json = draft.json()
     let scenario: Scenario
     do {
@@ -112,6 +113,24 @@ struct _ScenarioDraft {
   }
 
   static func quoted(_ text: String) -> String { ConfigValue.string(text).jsonText() }
+
+  /// Warnings where the map left a default the log could have decided: whole-second
+  /// timestamps without a `timestamp_resolution`, CSV columns no field reads.
+  mutating func warnAboutDetails() {
+    if observations.wholeSecondTimes, map.timestampResolution == 0, observations.rows >= 2 {
+      warnings.append(
+        "every timestamp is a whole second, but the map gives no timestamp_resolution: "
+          + "durations were read as exact (\(observations.zeroDwells) complete dwells of 0 s read "
+          + "as 0.5 ms); add \"timestamp_resolution\": \"1s\" to the map to fit them as "
+          + "interval-censored")
+    }
+    if !observations.unreadColumns.isEmpty {
+      let names = observations.unreadColumns.prefix(6).map { "'\($0)'" }.joined(separator: ", ")
+      warnings.append(
+        "the log's columns \(names) are not read; if one names sessions or another field, map it "
+          + "in the map's \"columns\" (for example {\"session\": \"visit_id\"})")
+    }
+  }
 
   /// Fits every screen the log shows; picks or makes the splash and the first onboarding screen.
   mutating func fitScreens() {

@@ -136,7 +136,9 @@ public enum ScenarioFit {
         inside: builder.observations.rows, seen: seen)
     }
     let end = map.windowEnd ?? builder.observations.lastTime
-    return builder.finish(windowEnd: end)
+    var observations = builder.finish(windowEnd: end)
+    observations.unreadColumns = reading.unreadColumns
+    return observations
   }
 
   /// What the parsers of every log saw: lines, events, and rows the map's `policy` left out.
@@ -147,6 +149,7 @@ public enum ScenarioFit {
     var otherPolicies: [String] = []
     /// Files of CSV whose only line is the header.
     var headerOnly: [String] = []
+    var unreadColumns: [String] = []
 
     mutating func count(_ parser: _LogParser, events: Int) {
       lines += parser.lines
@@ -156,6 +159,9 @@ public enum ScenarioFit {
         if !otherPolicies.contains(policy) { otherPolicies.append(policy) }
       }
       if parser.isJSONLines == false, parser.lines == 1 { headerOnly.append(parser.file) }
+      for column in parser.unreadColumns where !unreadColumns.contains(column) {
+        unreadColumns.append(column)
+      }
     }
   }
 
