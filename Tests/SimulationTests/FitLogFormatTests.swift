@@ -158,8 +158,10 @@ struct FitLogFormatTests {
     let home = try #require(result.screens.first { $0.screen.name == "Home" }).screen
     #expect(home.complete == 3 && home.censored == 0)
     #expect(home.chosen?.parameters[0].value == 30)
-    // Three thin screens, and whole-second timestamps without a stated resolution.
-    #expect(result.warnings.count == 4)
+    // Three thin screens, whole-second timestamps without a stated resolution, and no splash
+    // with too few later sessions to tell warm resumes from cold launches.
+    #expect(result.warnings.count == 5)
+    #expect(result.warnings.contains { $0.hasPrefix("background termination probability left") })
     #expect(result.warnings.contains { $0.contains("\"timestamp_resolution\": \"1s\"") })
     #expect(result.defaults.contains { $0.contains("splash") })
     _ = try ScenarioLoader.load(json: Array(result.scenarioJSON.utf8), file: "fitted")

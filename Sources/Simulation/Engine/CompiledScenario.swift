@@ -41,6 +41,9 @@ public struct CompiledScenario: Sendable {
   let recurringGap: [Sampler]
   /// Each screen's kind, by index (read on every screen change).
   let screenKinds: ContiguousArray<ScreenKind>
+  /// `entries.returning_mix` as an alias table over ``returningTargets`` (`nil` without one).
+  let returningTable: AliasTable?
+  let returningTargets: ContiguousArray<Int32>
 
   public init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -73,6 +76,9 @@ public struct CompiledScenario: Sendable {
     recurringExpiry = scenario.messages.recurring.map { $0.expiry.map { Sampler($0) } }
     campaignExpiry = scenario.messages.campaigns.map { $0.expiry.map { Sampler($0) } }
     screenKinds = ContiguousArray(scenario.screens.map(\.kind))
+    let mix = scenario.entries.returningMix
+    returningTable = mix.isEmpty ? nil : AliasTable(weights: mix.map(\.probability))
+    returningTargets = ContiguousArray(mix.map { Int32($0.screen) })
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
   }
 }

@@ -184,9 +184,14 @@ extension UserSimulator {
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
   mutating func leaveScreen<H: _Hearing>(tally: inout Tally, _: H.Type) {
     guard let table = compiled.transitionPointers[world.currentScreen] else {
-      // The launch screen has no transitions: the entries decide what follows it.
+      // The launch screen has no transitions: the entries decide what follows it (a draw only
+      // with a returning mix, so a scenario without one draws what it always drew).
       let entries = compiled.scenario.entries
-      show(world.completedOnboarding ? entries.returning : entries.newUser, tally: &tally, H.self)
+      var next = world.completedOnboarding ? entries.returning : entries.newUser
+      if world.completedOnboarding, let mix = compiled.returningTable {
+        next = Int(compiled.returningTargets[mix.draw(&streams.journey)])
+      }
+      show(next, tally: &tally, H.self)
       return
     }
     let choice = AliasTable.draw(&streams.journey, from: table)

@@ -174,6 +174,12 @@ public struct FitObservations: Sendable {
   /// The first screen of sessions that did not start with the splash, for users who had
   /// completed onboarding (the returning entry when the log has no splash).
   public var firstScreenReturning: [Int]
+  /// `resumePairs[last][first]`: for each session after a user's first (the user onboarded
+  /// before it began), the previous session's last screen and this session's first screen
+  /// other than the splash. A warm resume reopens on the last screen; a cold launch lands on
+  /// an entry screen whatever the last one was: what ``ScenarioFit`` reads the warm share from
+  /// when the log has no splash.
+  public var resumePairs: [[Int]]
   public var journeys = JourneyStats()
   /// Rows read, screen views among them, and the span of their timestamps.
   public var rows = 0
@@ -196,6 +202,7 @@ public struct FitObservations: Sendable {
     afterLaunchNew = Array(repeating: 0, count: screenCount)
     afterLaunchReturning = Array(repeating: 0, count: screenCount)
     firstScreenReturning = Array(repeating: 0, count: screenCount)
+    resumePairs = Array(repeating: Array(repeating: 0, count: screenCount), count: screenCount)
   }
 
   mutating func addDwell(_ screen: Int, _ seconds: Double, censored: Bool) {

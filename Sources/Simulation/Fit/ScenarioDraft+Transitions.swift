@@ -1,14 +1,15 @@
 import MessageDeferral
 
 extension _ScenarioDraft {
-  /// The returning entry: the screen most often after the splash for users who had onboarded
-  /// (else the most frequent first screen of their sessions, else the first home screen).
+  /// The returning entry: the screen most often after a cold launch for users who had
+  /// onboarded (``coldEntryCounts``), else the most frequent first screen of their sessions,
+  /// else the first home screen.
   func returningScreen(among candidates: [Int]) -> Int? {
     let screens = map.screens
     let eligible = candidates.filter {
       screens[$0].kind != .launch && screens[$0].kind != .onboarding
     }
-    for counts in [observations.afterLaunchReturning, observations.firstScreenReturning] {
+    for counts in [coldEntryCounts, observations.firstScreenReturning.map(Double.init)] {
       if let best = eligible.max(by: {
         counts[$0] != counts[$1] ? counts[$0] < counts[$1] : $0 > $1
       }),
@@ -42,7 +43,8 @@ extension _ScenarioDraft {
     // Restore pooled transitions (or drop screens) until every included screen is reachable.
     while true {
       let newUser = map.screenIndex[newUserName]
-      var reachable = Set([newUser, returning].compactMap { $0 })
+      var reachable = Set(
+        [newUser, returning].compactMap { $0 } + entryMix(among: included).map(\.screen))
       var stack = Array(reachable)
       while let screen = stack.popLast() {
         for to in 0..<background
@@ -67,6 +69,7 @@ extension _ScenarioDraft {
         if returning == lost { returning = returningScreen(among: Array(included)) }
       }
     }
+    returningMix = entryMix(among: included)
     if let returning {
       returningName = screens[returning].name
     } else {

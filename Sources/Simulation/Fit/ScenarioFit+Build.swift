@@ -57,6 +57,8 @@ struct _ScenarioDraft {
   var launchName = ""
   var newUserName = ""
   var returningName = ""
+  /// The cold-launch entry mix of onboarded users (``entryMix(among:)``); empty: one screen.
+  var returningMix: [(screen: Int, probability: Double)] = []
   var population = ""
   var sessionsLines: [String] = []
   var onboardingLine = ""

@@ -61,6 +61,8 @@ public enum ScenarioFit {
   /// screen's other transitions in proportion (unless that would leave a screen unreachable).
   public static let pooledCount = 5
   public static let pooledShare = 0.02
+  /// A screen with a smaller share of cold-launch entries is left out of the entry mix.
+  public static let entryMinimumShare = 0.01
 
   /// Reads every log (in order, streaming) and fits the scenario. `mapFile` names the map in
   /// messages about its keys (`$.window`, `$.policy`).

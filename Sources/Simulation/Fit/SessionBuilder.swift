@@ -21,6 +21,8 @@ struct _UserState {
   var lastShown = noScreen
   var previousLastShown = noScreen
   var sawCheckout = false
+  /// Whether the user had completed onboarding when the current session began.
+  var onboardedAtOpen = false
   /// Decided at the first screen after the splash (`starts_onboarding`).
   var startedOnboarding: Bool?
   var firstOpenSeen = false
@@ -143,6 +145,7 @@ struct _SessionBuilder {
     state.screen = noScreen
     state.screensInSession = 0
     state.sessionStart = event.time
+    state.onboardedAtOpen = state.completedOnboarding
     state.firstShown = noScreen
     state.lastShown = noScreen
     state.sawCheckout = false
@@ -183,6 +186,9 @@ struct _SessionBuilder {
         if state.sessionCount > 1 {
           observations.journeys.laterSessions += 1
           if next == state.previousLastShown { observations.journeys.openedOnLastScreen += 1 }
+          if state.onboardedAtOpen, state.previousLastShown != noScreen {
+            observations.resumePairs[state.previousLastShown][next] += 1
+          }
         }
       }
       state.lastShown = next

@@ -184,11 +184,26 @@ public struct Entries: Sendable, Equatable {
   public var newUser: Int
   /// The screen after the splash otherwise (typically home).
   public var returning: Int
+  /// When not empty: the screen after the splash for a user who has completed onboarding is
+  /// drawn from these at every cold launch (`entries.returning_mix`), instead of
+  /// ``returning``. Screens not of kind launch or onboarding; probabilities summing to 1.
+  public var returningMix: [Weighted] = []
 
-  public init(coldLaunch: Int, newUser: Int, returning: Int) {
+  /// A screen and its probability.
+  public struct Weighted: Sendable, Equatable {
+    public var screen: Int
+    public var probability: Double
+    public init(screen: Int, probability: Double) {
+      self.screen = screen
+      self.probability = probability
+    }
+  }
+
+  public init(coldLaunch: Int, newUser: Int, returning: Int, returningMix: [Weighted] = []) {
     self.coldLaunch = coldLaunch
     self.newUser = newUser
     self.returning = returning
+    self.returningMix = returningMix
   }
 }
 
