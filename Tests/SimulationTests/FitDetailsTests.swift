@@ -146,4 +146,30 @@ struct FitDetailsTests {
     }
     #expect(missing?.message.contains("columns.session 'visit' is not in the header") == true)
   }
+
+  @Test("an event that ends nearly every session is named in a warning (a session end unmapped?)")
+  func endingEvent() throws {
+    var rows = ["user_id,timestamp,screen,event"]
+    for user in 0..<12 {
+      let start = 1_714_557_600 + user * 7200
+      rows.append("u\(user),\(start),Home,screen_view")
+      rows.append("u\(user),\(start + 20 + user),Feed,screen_view")
+      rows.append("u\(user),\(start + 80 + user),Feed,ping")
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fit-ending-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("log.csv").path
+    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    var map = FitMap()
+    map.screens = [("Home", .home), ("Feed", .content)]
+    let result = try ScenarioFit.fit(files: [path], map: map)
+    #expect(result.observations.endingEvents == ["ping": 12])
+    #expect(result.warnings.contains { $0.hasPrefix("12 of 12 sessions end on 'ping'") })
+    map.sessionEndEvents = ["ping"]
+    let mapped = try ScenarioFit.fit(files: [path], map: map)
+    #expect(mapped.observations.endingEvents.isEmpty)
+    #expect(!mapped.warnings.contains { $0.contains("sessions end on") })
+  }
 }

@@ -148,6 +148,9 @@ public struct FitObservations: Sendable {
   /// resolution the map may have to state).
   public var zeroDwells = 0
   public var wholeSecondTimes = true
+  /// Sessions that ended (unseen) on an event other than a screen view, by its name: an
+  /// event that ends most sessions is likely logged at backgrounding.
+  public var endingEvents: [String: Int] = [:]
   /// CSV columns no field read.
   public var unreadColumns: [String] = []
   /// `transitions[from][to]`; `to == screenCount` is the background.

@@ -126,6 +126,16 @@ struct _ScenarioDraft {
           + "as 0.5 ms); add \"timestamp_resolution\": \"1s\" to the map to fit them as "
           + "interval-censored")
     }
+    let sessions = observations.journeys.sessions
+    if let (name, count) = observations.endingEvents.max(by: {
+      $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key
+    }), sessions >= 10, Double(count) >= ScenarioFit.endingEventShare * Double(sessions) {
+      warnings.append(
+        "\(count) of \(sessions) sessions end on '\(name)', not a screen view: their last "
+          + "dwells were read as censored there (at least that long); if the app logs '\(name)' "
+          + "when it goes to the background, add it to the map's session_end_events and those "
+          + "dwells are complete")
+    }
     if !observations.unreadColumns.isEmpty {
       let names = observations.unreadColumns.prefix(6).map { "'\($0)'" }.joined(separator: ", ")
       warnings.append(

@@ -63,6 +63,9 @@ public enum ScenarioFit {
   public static let pooledShare = 0.02
   /// A screen with a smaller share of cold-launch entries is left out of the entry mix.
   public static let entryMinimumShare = 0.01
+  /// An event other than a screen view that ends at least this share of the sessions gets a
+  /// warning (it is probably logged at backgrounding: a session-end event).
+  public static let endingEventShare = 0.8
 
   /// Reads every log (in order, streaming) and fits the scenario. `mapFile` names the map in
   /// messages about its keys (`$.window`, `$.policy`).

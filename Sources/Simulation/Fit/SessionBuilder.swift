@@ -23,6 +23,8 @@ struct _UserState {
   var sawCheckout = false
   /// Whether the user had completed onboarding when the current session began.
   var onboardedAtOpen = false
+  /// The name of the session's last event when it is not a screen view (else `nil`).
+  var lastOtherName: String?
   /// Decided at the first screen after the splash (`starts_onboarding`).
   var startedOnboarding: Bool?
   var firstOpenSeen = false
@@ -99,6 +101,7 @@ struct _SessionBuilder {
       if !state.sessionOpen { open(&state, event) }
       show(&state, event)
       state.lastActivity = event.time
+      state.lastOtherName = nil
     case .sessionEnd:
       if state.sessionOpen {
         state.lastActivity = event.time
@@ -110,6 +113,7 @@ struct _SessionBuilder {
       if state.sessionOpen {
         state.lastActivity = event.time
         observations.activityAfterScreens = true
+        state.lastOtherName = event.name
       }
     }
     state.lastTime = event.time
@@ -208,6 +212,12 @@ struct _SessionBuilder {
   /// Ends the session at `end`: exactly (a session-end event: the last dwell is complete) or
   /// not (the last dwell is censored at the session's last event).
   mutating func close(_ state: inout _UserState, at end: Double, exact: Bool) {
+    if !exact, let name = state.lastOtherName, observations.endingEvents.count < 50 {
+      observations.endingEvents[name, default: 0] += 1
+    } else if !exact, let name = state.lastOtherName, observations.endingEvents[name] != nil {
+      observations.endingEvents[name]! += 1
+    }
+    state.lastOtherName = nil
     if state.screen >= 0 {
       observations.addDwell(state.screen, end - state.screenSince, censored: !exact)
       if state.screen != launch { observations.transitions[state.screen][kinds.count] += 1 }
