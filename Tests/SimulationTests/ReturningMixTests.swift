@@ -39,3 +39,36 @@ struct ReturningMixTests {
     #expect(problem.message.contains(fragment), "\(problem.message)")
   }
 }
+
+/// `sessions.leave_odds_by_position`: read, and refused with the path and the fix.
+@Suite("sessions.leave_odds_by_position")
+struct LeaveOddsDecodingTests {
+  static func document(_ odds: String) -> String {
+    ScenarioTemplates.minimal(replacing: [
+      (
+        #""fetch_delay": {"fixed": "1s"}"#,
+        #""fetch_delay": {"fixed": "1s"}, "leave_odds_by_position": "# + odds
+      )
+    ])
+  }
+
+  @Test func oddsAreReadAndAbsentWithoutTheKey() throws {
+    let scenario = try ScenarioLoader.load(json: Self.document("[1, 2.5, 0.5]"), file: "o.json")
+    #expect(scenario.sessions.leaveOddsByPosition == [1, 2.5, 0.5])
+    let plain = try ScenarioLoader.load(json: ScenarioTemplates.minimal, file: "plain.json")
+    #expect(plain.sessions.leaveOddsByPosition.isEmpty)
+  }
+
+  @Test(arguments: [
+    ("[]", "$.sessions.leave_odds_by_position", "non-empty array"),
+    ("[1, 0]", "$.sessions.leave_odds_by_position[1]", "positive number"),
+    ("[1, \"2\"]", "$.sessions.leave_odds_by_position[1]", "positive number"),
+    ("2", "$.sessions.leave_odds_by_position", "non-empty array"),
+  ])
+  func badOddsNameThePathAndTheFix(odds: String, path: String, fragment: String) throws {
+    let errors = try #require(ScenarioTemplates.errors(of: Self.document(odds)))
+    let problem = try #require(errors.problems.first)
+    #expect(problem.path == path)
+    #expect(problem.message.contains(fragment), "\(problem.message)")
+  }
+}

@@ -50,6 +50,7 @@ extension UserSimulator {
     let epoch = world.foregroundEpoch
     let coldLaunch = !world.processAlive
     if coldLaunch {
+      world.sessionPosition = 0
       world.processAlive = true
       startProcess()
       trace(.coldLaunch, message: -1, H.self)
@@ -57,6 +58,7 @@ extension UserSimulator {
       show(compiled.scenario.entries.coldLaunch, tally: &tally, H.self)
     } else {
       trace(.warmResume, message: -1, H.self)
+      world.sessionPosition = 1
       world.screenSince = world.now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
@@ -134,6 +136,7 @@ extension UserSimulator {
     creditScreenTime(tally: &tally)
     world.screenSince = world.now
     world.currentScreen = index
+    if kind != .launch { world.sessionPosition += 1 }
     world.visitInterrupted = false
     tally.screenVisits[index] += 1
     if kind == .onboarding {
@@ -194,6 +197,13 @@ extension UserSimulator {
       show(next, tally: &tally, H.self)
       return
     }
+    if !compiled.leaveOdds.isEmpty {
+      let background = compiled.backgroundProbability[world.currentScreen]
+      if background > 0, background < 1, let stay = compiled.stayTables[world.currentScreen] {
+        leaveWithPositionOdds(background, stay, tally: &tally, H.self)
+        return
+      }
+    }
     let choice = AliasTable.draw(&streams.journey, from: table)
     let target = compiled.transitionTargetIndex[
       Int(compiled.transitionOffset[world.currentScreen]) + choice]
@@ -201,6 +211,23 @@ extension UserSimulator {
       goToBackground(tally: &tally, H.self)
     } else {
       show(Int(target), tally: &tally, H.self)
+    }
+  }
+
+  /// Leaves the current screen under `leave_odds_by_position`: to the background with the
+  /// screen's probability `p` at odds times the position's factor *r*, *r p* / (1 − *p* + *r p*);
+  /// else to one of its other transitions in proportion to their probabilities.
+  mutating func leaveWithPositionOdds<H: _Hearing>(
+    _ p: Double, _ stay: AliasTable, tally: inout Tally, _: H.Type
+  ) {
+    let odds = compiled.leaveOdds
+    let factor = odds[min(max(world.sessionPosition, 1), odds.count) - 1]
+    let leave = factor * p / (1 - p + factor * p)
+    if streams.journey.bernoulli(leave) {
+      goToBackground(tally: &tally, H.self)
+    } else {
+      let next = compiled.stayTargets[world.currentScreen][stay.draw(&streams.journey)]
+      show(Int(next), tally: &tally, H.self)
     }
   }
 

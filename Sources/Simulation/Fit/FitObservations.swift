@@ -183,6 +183,12 @@ public struct FitObservations: Sendable {
   /// an entry screen whatever the last one was: what ``ScenarioFit`` reads the warm share from
   /// when the log has no splash.
   public var resumePairs: [[Int]]
+  /// `positionExits[screen][k - 1]`: how often a view of `screen` at place *k* in its session
+  /// (the splash not counted) was left, and how often for the background (places from
+  /// ``positionCap`` on pooled into the last).
+  public var positionExits: [[Int]]
+  public var positionLeaves: [[Int]]
+  public static let positionCap = 60
   public var journeys = JourneyStats()
   /// Rows read, screen views among them, and the span of their timestamps.
   public var rows = 0
@@ -206,6 +212,9 @@ public struct FitObservations: Sendable {
     afterLaunchReturning = Array(repeating: 0, count: screenCount)
     firstScreenReturning = Array(repeating: 0, count: screenCount)
     resumePairs = Array(repeating: Array(repeating: 0, count: screenCount), count: screenCount)
+    positionExits = Array(
+      repeating: Array(repeating: 0, count: Self.positionCap), count: screenCount)
+    positionLeaves = positionExits
   }
 
   mutating func addDwell(_ screen: Int, _ seconds: Double, censored: Bool) {

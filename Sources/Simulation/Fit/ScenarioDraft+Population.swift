@@ -105,6 +105,12 @@ extension _ScenarioDraft {
       "\"delivery\": \"\(template.sessions.delivery.rawValue)\"",
       "\"fetch_delay\": \(Self.json(template.sessions.fetchDelay))",
     ]
+    if let odds = positionOdds {
+      sessionsLines.append(
+        "\"leave_odds_by_position\": ["
+          + odds.factors.map { Self.number($0) }.joined(separator: ", ")
+          + "]")
+    }
 
     var neverReturn = template.onboarding.neverReturnAfterLeavingProbability
     let patience = gap.chosen.map { Self.quantile(0.99, of: $0) } ?? 7 * 86_400

@@ -93,6 +93,7 @@ extension _ScenarioDraft {
         "    {\"name\": \(Self.quoted(newUserName)), \"kind\": \"onboarding\", \"dwell\": "
           + "{\"fixed\": \"1s\"}, \"transitions\": {\(Self.quoted(returningName)): 1}}")
     }
+    fitPositionOdds(included: included, pooled: pooled)
     for (index, summary) in summaries {
       let kind = screens[index].kind
       guard kind == .launch || included.contains(index) else { continue }
@@ -121,10 +122,16 @@ extension _ScenarioDraft {
       targets.append(screens.count)
     }
     let keptTotal = Double(kept.reduce(0) { $0 + max(1, row[$1]) })
-    var probabilities: [Int: Double] = [:]
-    for to in kept {
-      probabilities[to] = (Double(max(1, row[to])) / keptTotal * 1e6).rounded() / 1e6
+    var raw: [Int: Double] = [:]
+    for to in kept { raw[to] = Double(max(1, row[to])) / keptTotal }
+    // With position odds, the background probability is the first place's (σ(a_s)).
+    if let first = positionOdds?.background[from], kept.count > 1, kept.contains(screens.count) {
+      let others = kept.filter { $0 != screens.count }.reduce(0) { $0 + raw[$1]! }
+      for to in kept where to != screens.count { raw[to]! *= (1 - first) / others }
+      raw[screens.count] = first
     }
+    var probabilities: [Int: Double] = [:]
+    for to in kept { probabilities[to] = (raw[to]! * 1e6).rounded() / 1e6 }
     // The largest absorbs the rounding, so the probabilities sum to 1.
     let largest = kept.max { probabilities[$0]! < probabilities[$1]! }!
     let rest = kept.filter { $0 != largest }.reduce(0) { $0 + probabilities[$1]! }

@@ -59,6 +59,8 @@ struct _ScenarioDraft {
   var returningName = ""
   /// The cold-launch entry mix of onboarded users (``entryMix(among:)``); empty: one screen.
   var returningMix: [(screen: Int, probability: Double)] = []
+  /// The fitted chance of leaving by screen position, when it beats a constant one by AIC.
+  var positionOdds: _PositionOdds?
   var population = ""
   var sessionsLines: [String] = []
   var onboardingLine = ""

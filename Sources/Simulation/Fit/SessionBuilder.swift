@@ -25,6 +25,8 @@ struct _UserState {
   var onboardedAtOpen = false
   /// The name of the session's last event when it is not a screen view (else `nil`).
   var lastOtherName: String?
+  /// The current screen's place in the session (the splash not counted).
+  var position = 0
   /// Decided at the first screen after the splash (`starts_onboarding`).
   var startedOnboarding: Bool?
   var firstOpenSeen = false
@@ -149,6 +151,7 @@ struct _SessionBuilder {
     state.screen = noScreen
     state.screensInSession = 0
     state.sessionStart = event.time
+    state.position = 0
     state.onboardedAtOpen = state.completedOnboarding
     state.firstShown = noScreen
     state.lastShown = noScreen
@@ -163,6 +166,9 @@ struct _SessionBuilder {
     let next = event.screen
     if state.screen >= 0 {
       observations.addDwell(state.screen, event.time - state.screenSince, censored: false)
+      if state.screen != launch {
+        observations.positionExits[state.screen][state.position - 1] += 1
+      }
       if state.screen == launch {
         if state.completedOnboarding {
           observations.afterLaunchReturning[next] += 1
@@ -184,6 +190,7 @@ struct _SessionBuilder {
       state.completedOnboarding = true
     }
     if next != launch {
+      state.position = min(state.position + 1, FitObservations.positionCap)
       if state.firstShown == noScreen {
         state.firstShown = next
         observations.journeys.firstScreens[names[next], default: 0] += 1
@@ -220,7 +227,11 @@ struct _SessionBuilder {
     state.lastOtherName = nil
     if state.screen >= 0 {
       observations.addDwell(state.screen, end - state.screenSince, censored: !exact)
-      if state.screen != launch { observations.transitions[state.screen][kinds.count] += 1 }
+      if state.screen != launch {
+        observations.transitions[state.screen][kinds.count] += 1
+        observations.positionExits[state.screen][state.position - 1] += 1
+        observations.positionLeaves[state.screen][state.position - 1] += 1
+      }
     }
     if state.onboardingActive { state.leftOnboardingAt = end }
     observations.journeys.screensPerSession[state.screensInSession, default: 0] += 1

@@ -120,6 +120,12 @@ public struct Sessions: Sendable, Equatable {
   /// ``backgroundTerminationProbability`` instead.
   public var backgroundSurvival: DistributionSpec?
   public var delivery: DeliveryMode
+  /// When not empty (`sessions.leave_odds_by_position`): after the *k*-th screen of a session
+  /// (the splash not counted; the screen a warm resume reopens is the first), the odds of the
+  /// screen's background transition are multiplied by the *k*-th factor (the last for every
+  /// later screen), and its other transitions keep their relative weights. A screen whose
+  /// background probability is 0 or 1 is not changed. Factors positive and finite.
+  public var leaveOddsByPosition: [Double] = []
   /// Delay between a launch (or a resume at which StoreKit delivers, ``DeliveryMode``) and
   /// StoreKit delivering the messages it holds.
   public var fetchDelay: DistributionSpec
