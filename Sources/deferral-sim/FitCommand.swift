@@ -51,13 +51,18 @@ enum FitCommand {
     let fileName = (outPath as NSString).lastPathComponent
     var files: [(name: String, bytes: [UInt8])] = [(fileName, Array(result.scenarioJSON.utf8))]
     var removing: [String] = []
+    var check: [CheckRow] = []
     let reportPath = (folder.path as NSString).appendingPathComponent(Self.reportName)
     if !parsed.flag(Self.noReport) {
       let simulated = PredictiveCheck.simulate(
-        result.scenario, users: min(result.observations.users, 20_000), seed: seed,
-        like: result.observations, timeout: map.sessionTimeout)
+        result.scenario,
+        users: PredictiveCheck.simulatedUsers(forLogOf: result.observations.users), seed: seed,
+        like: result.observations, map: map, windowStart: result.windowStart)
+      check = PredictiveCheck.compare(
+        observed: result.observations.journeys, simulated: simulated,
+        checkout: map.screens.contains { $0.kind == .checkout })
       let html = FitReport.render(
-        result, simulated: simulated, toolVersion: DeferralSim.version,
+        result, simulated: simulated, check: check, toolVersion: DeferralSim.version,
         commandLine: CommandLine.arguments)
       files.append((Self.reportName, Array(html.utf8)))
     } else if isFitReport(reportPath) {
@@ -65,7 +70,7 @@ enum FitCommand {
       removing.append(Self.reportName)
     }
     try folder.writeTogether(files, removing: removing)
-    printSummary(result, output: output)
+    printSummary(result, check: check, output: output)
     let written = [outPath] + (files.count > 1 ? [reportPath] : [])
     output.out("Wrote \(written.map { TerminalText.quoted($0) }.joined(separator: ", "))")
     return ExitStatus.success
@@ -86,7 +91,7 @@ enum FitCommand {
       && head.contains("<title>deferral-sim fit: ")
   }
 
-  static func printSummary(_ result: FitResult, output: any OutputStreams) {
+  static func printSummary(_ result: FitResult, check: [CheckRow], output: any OutputStreams) {
     let observations = result.observations
     output.out(
       "\(result.scenario.name): \(observations.rows) events, \(observations.screenViews) screen "
@@ -109,6 +114,22 @@ enum FitCommand {
     for estimate in result.estimates {
       output.out("\(estimate.name): \(estimate.value) (\(estimate.basis))")
     }
-    for warning in result.warnings { output.out("warning: \(warning)") }
+    if !check.isEmpty {
+      output.out("")
+      output.out("predictive check\tlog\tsimulated\tstatistic\tvalue\ttolerance\tresult")
+      for row in check {
+        let percent = row.measure == .points || row.measure == .relative
+        func shown(_ value: Double) -> String {
+          percent ? TerminalTable.fixed(value * 100, 1) + "%" : TerminalTable.fixed(value, 3)
+        }
+        output.out(
+          "\(row.name)\t\(row.observed)\t\(row.simulated)\t\(row.measure.rawValue)\t"
+            + "\(shown(row.value))\t\(shown(row.tolerance))\t"
+            + (row.passes ? "pass" : row.withinNoise ? "warn (within noise)" : "warn"))
+      }
+    }
+    for warning in result.warnings + PredictiveCheck.warnings(check) {
+      output.out("warning: \(warning)")
+    }
   }
 }

@@ -45,8 +45,9 @@ struct FitLogFormatTests {
     #expect(Self.dwells(seen, 0) == [DurationSample(seconds: 2, censored: false)])
     #expect(Self.dwells(seen, 1) == [DurationSample(seconds: 8, censored: false)])
     #expect(Self.dwells(seen, 2).map(\.seconds) == [30, 30, 30])
-    // u1's Settings ends unseen (censored at 0: not kept); u2's at the tap, 20 s in.
-    #expect(seen.censoredDwells[3] == 2)
+    // u1's Settings ends unseen (censored at 0: not kept, and not counted as censored); u2's at
+    // the tap, 20 s in.
+    #expect(seen.censoredDwells[3] == 1 && seen.emptyDwells[3] == 1)
     #expect(Self.dwells(seen, 3) == [DurationSample(seconds: 20, censored: true)])
     #expect(seen.transitions[2][4] == 1 && seen.transitions[2][3] == 2)
     #expect(seen.gaps.items.contains(DurationSample(seconds: 14_360, censored: false)))
@@ -152,11 +153,16 @@ struct FitLogFormatTests {
       #expect(summary.chosen?.family == .exponential, "\(summary.name)")
       #expect(summary.chosen?.parameters.allSatisfy { $0.standardError.isFinite } == true)
     }
-    // Home's complete dwells are 30, 20 and 40 s; its censored ones end unseen (at 0 s).
+    // Home's complete dwells are 30, 20 and 40 s; its last views end unseen (at 0 s), which
+    // says nothing: not counted as censored.
     let home = try #require(result.screens.first { $0.screen.name == "Home" }).screen
-    #expect(home.complete == 3 && home.censored == 2)
+    #expect(home.complete == 3 && home.censored == 0)
     #expect(home.chosen?.parameters[0].value == 30)
-    #expect(result.warnings.count == 3)
+    // Three thin screens, whole-second timestamps without a stated resolution, and no splash
+    // with too few later sessions to tell warm resumes from cold launches.
+    #expect(result.warnings.count == 5)
+    #expect(result.warnings.contains { $0.hasPrefix("background termination probability left") })
+    #expect(result.warnings.contains { $0.contains("\"timestamp_resolution\": \"1s\"") })
     #expect(result.defaults.contains { $0.contains("splash") })
     _ = try ScenarioLoader.load(json: Array(result.scenarioJSON.utf8), file: "fitted")
   }

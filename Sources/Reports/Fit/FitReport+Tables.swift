@@ -24,14 +24,41 @@ extension FitReport {
     path.map { $0 < 0 ? "…" : ($0 < names.count ? names[$0] : "?") }.joined(separator: " → ")
   }
 
-  static func checkSection(_ result: FitResult, simulated: JourneyStats) -> String {
+  /// The check's rows: each statistic of the log against the simulation, with a pass or warn.
+  static func checkTable(_ check: [CheckRow]) -> String {
+    var html = "<div class=\"table-wrap\"><table class=\"numbers\"><thead><tr>"
+    for title in ["Statistic", "Log", "Simulated", "Measure", "Value", "Tolerance", "Result"] {
+      html += "<th scope=\"col\">\(title)</th>"
+    }
+    html += "</tr></thead><tbody>\n"
+    for row in check {
+      let percent = row.measure == .points || row.measure == .relative
+      func shown(_ value: Double) -> String {
+        percent ? Chart.fixed(value * 100, 1) + "%" : Chart.fixed(value, 3)
+      }
+      let verdict = row.passes ? "pass" : row.withinNoise ? "warn (within noise)" : "warn"
+      html += "<tr><th scope=\"row\">\(Chart.escape(row.name))</th>"
+      html += "<td>\(Chart.escape(row.observed))</td><td>\(Chart.escape(row.simulated))</td>"
+      html += "<td>\(row.measure.rawValue)</td><td>\(shown(row.value))</td>"
+      html += "<td>\(shown(row.tolerance))</td><td>\(verdict)</td></tr>\n"
+    }
+    return html + "</tbody></table></div>\n"
+  }
+
+  static func checkSection(
+    _ result: FitResult, simulated: JourneyStats, check: [CheckRow]
+  ) -> String {
     let observed = result.observations.journeys
     var html = "<section class=\"panel\" id=\"check\">\n<h2>Posterior predictive check</h2>\n"
     html += "<p class=\"note\">The fitted scenario simulated for "
     html += "\(HTMLReport.grouped(simulated.users)) users who opened the app (policy "
     html += "<code>never</code>, so no sheet changes a journey), its screen views cut into "
     html += "sessions as the log was. Close bars and shares mean the fit reproduces how people "
-    html += "use the app, not only each screen's dwell.</p>\n<div class=\"pair\">\n"
+    html += "use the app, not only each screen's dwell. A row beyond its tolerance is a warning; "
+    html += "\"within noise\" means sampling alone gives a distance that large once in a hundred "
+    html += "for a log this size.</p>\n"
+    html += checkTable(check)
+    html += "<div class=\"pair\">\n"
     html += comparisonBars(
       title: "Sessions per user", axisTitle: "Sessions in the window",
       observed: observed.sessionsPerUser, simulated: simulated.sessionsPerUser, buckets: 12,

@@ -13,14 +13,20 @@ import Simulation
 /// fitted distribution has no simple null distribution, and with thousands of dwells every
 /// small misfit would be "significant").
 public enum FitReport {
-  /// The page for `result`, with `simulated` the predictive check's statistics.
+  /// The page for `result`, with `simulated` the predictive check's statistics and `check`
+  /// its rows (``PredictiveCheck/compare(observed:simulated:checkout:)``): a row beyond its
+  /// tolerance is also a warning.
   public static func render(
-    _ result: FitResult, simulated: JourneyStats, toolVersion: String, commandLine: [String]
+    _ result: FitResult, simulated: JourneyStats, check: [CheckRow], toolVersion: String,
+    commandLine: [String]
   ) -> String {
-    var sections = [header(result, toolVersion: toolVersion), notesSection(result)]
+    var sections = [
+      header(result, toolVersion: toolVersion),
+      notesSection(result, checkWarnings: PredictiveCheck.warnings(check)),
+    ]
     sections.append(dwellSection(result))
     sections.append(transitionsSection(result))
-    sections.append(checkSection(result, simulated: simulated))
+    sections.append(checkSection(result, simulated: simulated, check: check))
     sections.append(
       "<footer><p>Command: <code>\(commandLine.map(Chart.escape).joined(separator: " "))</code>"
         + "</p></footer>")
@@ -53,7 +59,7 @@ public enum FitReport {
     "<ul>" + items.map { "<li>\(Chart.escape($0))</li>" }.joined() + "</ul>"
   }
 
-  static func notesSection(_ result: FitResult) -> String {
+  static func notesSection(_ result: FitResult, checkWarnings: [String]) -> String {
     var html = "<section class=\"panel summary\" id=\"notes\">\n<h2>What was fitted</h2>\n"
     html += "<div class=\"table-wrap\"><table class=\"numbers\"><thead><tr><th scope=\"col\">"
     html += "Estimate</th><th scope=\"col\">Value</th><th scope=\"col\">From</th></tr></thead>"
@@ -65,7 +71,8 @@ public enum FitReport {
     }
     html += "</tbody></table></div>\n"
     html += "<h2>Warnings</h2>\n"
-    html += result.warnings.isEmpty ? "<p>None.</p>" : list(result.warnings)
+    let warnings = result.warnings + checkWarnings
+    html += warnings.isEmpty ? "<p>None.</p>" : list(warnings)
     html +=
       "\n<h2>Left at stated defaults (the log cannot show them)</h2>\n" + list(result.defaults)
     return html + "\n</section>"

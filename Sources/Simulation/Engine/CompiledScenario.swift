@@ -43,6 +43,16 @@ public struct CompiledScenario: Sendable {
   let screenKinds: ContiguousArray<ScreenKind>
   /// What users do with a sheet; `nil`: no response is drawn (every consent shown counts).
   let responses: ResponseModel?
+  /// `sessions.leave_odds_by_position` (empty: none), and per screen its background
+  /// probability and an alias table over its other transitions (``leaveTargets``), used only
+  /// with odds.
+  let leaveOdds: ContiguousArray<Double>
+  let backgroundProbability: ContiguousArray<Double>
+  let stayTables: [AliasTable?]
+  let stayTargets: [ContiguousArray<Int32>]
+  /// `entries.returning_mix` as an alias table over ``returningTargets`` (`nil` without one).
+  let returningTable: AliasTable?
+  let returningTargets: ContiguousArray<Int32>
 
   public init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -76,6 +86,27 @@ public struct CompiledScenario: Sendable {
     campaignExpiry = scenario.messages.campaigns.map { $0.expiry.map { Sampler($0) } }
     screenKinds = ContiguousArray(scenario.screens.map(\.kind))
     responses = scenario.responses
+    leaveOdds = ContiguousArray(scenario.sessions.leaveOddsByPosition)
+    backgroundProbability = ContiguousArray(
+      scenario.screens.map { screen in
+        screen.transitions.filter { $0.target == .background }.reduce(0) { $0 + $1.probability }
+      })
+    let odds = !scenario.sessions.leaveOddsByPosition.isEmpty
+    stayTables = scenario.screens.map { screen in
+      let stays = screen.transitions.filter { $0.target != .background }
+      guard odds, stays.reduce(0, { $0 + $1.probability }) > 0 else { return nil }
+      return AliasTable(weights: stays.map(\.probability))
+    }
+    stayTargets = scenario.screens.map { screen in
+      ContiguousArray(
+        screen.transitions.compactMap { transition -> Int32? in
+          if case .screen(let index) = transition.target { return Int32(index) }
+          return nil
+        })
+    }
+    let mix = scenario.entries.returningMix
+    returningTable = mix.isEmpty ? nil : AliasTable(weights: mix.map(\.probability))
+    returningTargets = ContiguousArray(mix.map { Int32($0.screen) })
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
   }
 }

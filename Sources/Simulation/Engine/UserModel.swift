@@ -104,6 +104,9 @@ struct _World: Sendable {
   var screenEpoch: UInt32 = 0
   var timerEpoch: UInt32 = 0
   var currentScreen = noScreen
+  /// The current screen's place in the session: 1 for the first after the splash (or the one
+  /// a warm resume reopens), counting every screen shown since but the splash.
+  var sessionPosition = 0
   /// When the current screen's dwell ends (infinity while paused or in background).
   var screenEndsAt = Double.infinity
   /// Dwell left on the current screen while a sheet covers it.

@@ -50,6 +50,7 @@ extension UserSimulator {
     let epoch = world.foregroundEpoch
     let coldLaunch = !world.processAlive
     if coldLaunch {
+      world.sessionPosition = 0
       world.processAlive = true
       startProcess()
       trace(.coldLaunch, message: -1, H.self)
@@ -57,6 +58,7 @@ extension UserSimulator {
       show(compiled.scenario.entries.coldLaunch, tally: &tally, H.self)
     } else {
       trace(.warmResume, message: -1, H.self)
+      world.sessionPosition = 1
       world.screenSince = world.now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
@@ -134,6 +136,7 @@ extension UserSimulator {
     creditScreenTime(tally: &tally)
     world.screenSince = world.now
     world.currentScreen = index
+    if kind != .launch { world.sessionPosition += 1 }
     world.visitInterrupted = false
     tally.screenVisits[index] += 1
     if kind == .onboarding {
@@ -184,10 +187,22 @@ extension UserSimulator {
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
   mutating func leaveScreen<H: _Hearing>(tally: inout Tally, _: H.Type) {
     guard let table = compiled.transitionPointers[world.currentScreen] else {
-      // The launch screen has no transitions: the entries decide what follows it.
+      // The launch screen has no transitions: the entries decide what follows it (a draw only
+      // with a returning mix, so a scenario without one draws what it always drew).
       let entries = compiled.scenario.entries
-      show(world.completedOnboarding ? entries.returning : entries.newUser, tally: &tally, H.self)
+      var next = world.completedOnboarding ? entries.returning : entries.newUser
+      if world.completedOnboarding, let mix = compiled.returningTable {
+        next = Int(compiled.returningTargets[mix.draw(&streams.journey)])
+      }
+      show(next, tally: &tally, H.self)
       return
+    }
+    if !compiled.leaveOdds.isEmpty {
+      let background = compiled.backgroundProbability[world.currentScreen]
+      if background > 0, background < 1, let stay = compiled.stayTables[world.currentScreen] {
+        leaveWithPositionOdds(background, stay, tally: &tally, H.self)
+        return
+      }
     }
     let choice = AliasTable.draw(&streams.journey, from: table)
     let target = compiled.transitionTargetIndex[
@@ -196,6 +211,23 @@ extension UserSimulator {
       goToBackground(tally: &tally, H.self)
     } else {
       show(Int(target), tally: &tally, H.self)
+    }
+  }
+
+  /// Leaves the current screen under `leave_odds_by_position`: to the background with the
+  /// screen's probability `p` at odds times the position's factor *r*, *r p* / (1 − *p* + *r p*);
+  /// else to one of its other transitions in proportion to their probabilities.
+  mutating func leaveWithPositionOdds<H: _Hearing>(
+    _ p: Double, _ stay: AliasTable, tally: inout Tally, _: H.Type
+  ) {
+    let odds = compiled.leaveOdds
+    let factor = odds[min(max(world.sessionPosition, 1), odds.count) - 1]
+    let leave = factor * p / (1 - p + factor * p)
+    if streams.journey.bernoulli(leave) {
+      goToBackground(tally: &tally, H.self)
+    } else {
+      let next = compiled.stayTargets[world.currentScreen][stay.draw(&streams.journey)]
+      show(Int(next), tally: &tally, H.self)
     }
   }
 

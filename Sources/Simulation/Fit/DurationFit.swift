@@ -48,7 +48,9 @@ public struct FittedDuration: Sendable {
 /// longer) contributes log *S*(*c*) = log(1 − *F*(*c*)). Exponential has a closed form (events
 /// over total time); lognormal, gamma and Weibull are fitted over log-parameters with GSL's
 /// simplex minimiser from moment starts. Durations of 0 (two events in the same millisecond)
-/// are read as 0.5 ms, half the usual timestamp resolution.
+/// are read as 0.5 ms, half the usual timestamp resolution, unless the samples carry a
+/// resolution (``DurationSample/resolution``): then each duration is interval-censored and
+/// contributes log(*F*(high) − *F*(low)), and every family is fitted numerically.
 ///
 /// What does not hold: the standard errors are asymptotic (large samples); a family whose
 /// likelihood is flat (a handful of complete durations) gets wide errors, not a refusal.
@@ -59,8 +61,24 @@ public enum DurationFit {
   /// Fits `family`; `nil` without any complete duration.
   public static func fit(_ samples: [DurationSample], family: DurationFamily) -> FittedDuration? {
     let data = _FitData(samples)
-    guard data.complete.count > 0 else { return nil }
+    guard data.completeCount > 0 else { return nil }
     switch family {
+    case .exponential where !data.intervals.isEmpty:
+      // Interval-censored: no closed form; a one-dimensional search over the log mean.
+      let objective = { (point: [Double]) -> Double in
+        data.negativeLogLikelihood(.exponential, point)
+      }
+      let best = _Minimizer.minimize(objective, from: data.start(.exponential))
+      let polished = _Minimizer.minimize(objective, from: best.point, step: 0.1)
+      let point = polished.value <= best.value ? polished.point : best.point
+      let mean = exp(point[0])
+      let h = 1e-3
+      let curvature =
+        (objective([point[0] + h]) - 2 * objective(point) + objective([point[0] - h])) / (h * h)
+      let error = curvature > 0 ? mean / curvature.squareRoot() : .nan
+      return FittedDuration(
+        family: .exponential, spec: .exponential(mean: mean),
+        parameters: [("mean", mean, error)], logLikelihood: -objective(point))
     case .exponential:
       let mean = data.totalTime / Double(data.complete.count)
       let n = Double(data.complete.count)

@@ -6,7 +6,11 @@ extension FitMap {
   static let keys = [
     "$schema", "format", "name", "screens", "onboarding", "session_timeout", "new_users",
     "session_end_events", "screen_view_event", "subscriber", "policy", "window", "screen_field",
+    "timestamp_resolution", "utc_offset", "columns",
   ]
+
+  /// The generic schema's fields a map's `columns` may rename.
+  public static let columnFields = ["user_id", "timestamp", "screen", "event", "session"]
 
   /// Reads and checks a map file.
   public static func load(contentsOf path: String) throws(FitInputError) -> FitMap {
@@ -195,6 +199,7 @@ extension FitMap {
     map.subscriberField = try text("subscriber")
     map.policy = try text("policy")
     map.screenField = try text("screen_field")
+    try decodeDetails(root, into: &map, fail: fail)
     if let window = root["window"] {
       for key in ["start", "end"] {
         guard let node = window[key] else { continue }
@@ -231,6 +236,68 @@ extension FitMap {
       }
     }
     return map
+  }
+
+  /// `timestamp_resolution`, `utc_offset` and `columns`.
+  static func decodeDetails(
+    _ root: JSONNode, into map: inout FitMap, fail: (String, String) -> FitInputError
+  ) throws(FitInputError) {
+    if let node = root["timestamp_resolution"] {
+      guard case .string(let text) = node.value,
+        let seconds = try? DurationText.seconds(in: text), seconds > 0, seconds <= 60
+      else {
+        throw fail(
+          "$.timestamp_resolution",
+          "must be a duration from 1ms to 1m, such as \"1s\" for timestamps in whole seconds "
+            + "or \"1ms\" for milliseconds")
+      }
+      map.timestampResolution = seconds
+    }
+    if let node = root["utc_offset"] {
+      guard case .string(let text) = node.value, let offset = Self.utcOffset(text) else {
+        throw fail(
+          "$.utc_offset",
+          "must be the log's local time offset from UTC as \"+HH:MM\" or \"-HH:MM\" "
+            + "(-12:00 to +14:00), such as \"+02:00\"")
+      }
+      map.utcOffset = offset
+    }
+    if let node = root["columns"] {
+      guard case .object(let members) = node.value else {
+        throw fail(
+          "$.columns",
+          "must be an object naming the log's column of each field, such as "
+            + "{\"session\": \"session_id\", \"user_id\": \"uid\"}")
+      }
+      for member in members {
+        guard columnFields.contains(member.key) else {
+          let near =
+            Spelling.closest(to: member.key, in: columnFields).map { "did you mean '\($0)'? " }
+            ?? ""
+          throw fail(
+            "$.columns.\(member.key)",
+            "unknown field; \(near)fields: \(columnFields.joined(separator: ", "))")
+        }
+        guard case .string(let column) = member.value.value, !column.isEmpty else {
+          throw fail("$.columns.\(member.key)", "must be the column's name in the log (a string)")
+        }
+        map.columns[member.key] = column
+      }
+    }
+  }
+
+  /// Seconds east of UTC from `+HH:MM` / `-HH:MM` (`nil`: not an offset of -12:00 to +14:00).
+  static func utcOffset(_ text: String) -> Double? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
+      bytes[3] == UInt8(ascii: ":"),
+      let hours = Int(String(decoding: bytes[1...2], as: UTF8.self)),
+      let minutes = Int(String(decoding: bytes[4...5], as: UTF8.self)), minutes < 60
+    else { return nil }
+    let sign = bytes[0] == UInt8(ascii: "+") ? 1.0 : -1.0
+    let total = hours * 60 + minutes
+    guard sign > 0 ? total <= 14 * 60 : total <= 12 * 60 else { return nil }
+    return sign * Double(total * 60)
   }
 
   /// The shortest `session_timeout` a map may give.
@@ -302,6 +369,23 @@ extension FitMap {
     if let subscriberField { lines.append("  \"subscriber\": \(quoted(subscriberField))") }
     if let policy { lines.append("  \"policy\": \(quoted(policy))") }
     if let screenField { lines.append("  \"screen_field\": \(quoted(screenField))") }
+    if timestampResolution > 0 {
+      lines.append(
+        "  \"timestamp_resolution\": \(quoted(DurationText.format(timestampResolution)))")
+    }
+    if utcOffset != 0 {
+      let minutes = Int(abs(utcOffset) / 60)
+      let text =
+        (utcOffset < 0 ? "-" : "+") + (minutes / 60 < 10 ? "0" : "") + "\(minutes / 60):"
+        + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
+      lines.append("  \"utc_offset\": \(quoted(text))")
+    }
+    if !columns.isEmpty {
+      let parts = columns.sorted { $0.key < $1.key }.map {
+        "\(quoted($0.key)): \(quoted($0.value))"
+      }
+      lines.append("  \"columns\": {\(parts.joined(separator: ", "))}")
+    }
     if windowStart != nil || windowEnd != nil {
       let parts = [("start", windowStart), ("end", windowEnd)].compactMap { key, value in
         value.map { "\"\(key)\": \(Self.number($0))" }

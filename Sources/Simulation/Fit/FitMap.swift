@@ -56,6 +56,15 @@ public struct FitMap: Sendable {
   /// Firebase: the event parameter naming the screen (`firebase_screen` or
   /// `firebase_screen_class`). Amplitude: the event property naming the screen.
   public var screenField: String?
+  /// The timestamps' resolution (seconds): 1 when the log writes whole seconds. A duration
+  /// between two such timestamps is known only to within one resolution either way, and is
+  /// fitted as interval-censored. 0 (the default): timestamps are exact to the millisecond.
+  public var timestampResolution = 0.0
+  /// The log's local time offset from UTC (seconds east), for hours of day (`utc_offset`).
+  public var utcOffset = 0.0
+  /// The generic schema's column names, when the log's differ: field (`user_id`,
+  /// `timestamp`, `screen`, `event`, `session`) to the log's column.
+  public var columns: [String: String] = [:]
 
   public init() {}
 

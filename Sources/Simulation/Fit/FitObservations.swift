@@ -1,13 +1,26 @@
 /// A duration seen in a log: complete (the screen was left, the user came back) or
 /// right-censored (only a lower bound is known: the session ended there unseen, or the log's
 /// window closed).
+///
+/// With a timestamp resolution *r* (the map's `timestamp_resolution`: timestamps cut to whole
+/// seconds, say), the difference *d* of two timestamps says only that the true duration lies
+/// in (max(0, *d* − *r*), *d* + *r*): a complete duration is interval-censored, and a
+/// right-censored one is at least max(0, *d* − *r*).
 public struct DurationSample: Sendable, Equatable {
   public var seconds: Double
   public var censored: Bool
+  /// The timestamps' resolution (0: exact).
+  public var resolution: Double
 
-  public init(seconds: Double, censored: Bool) {
+  public init(seconds: Double, censored: Bool, resolution: Double = 0) {
     self.seconds = seconds
     self.censored = censored
+    self.resolution = resolution
+  }
+
+  /// The interval the true duration lies in: (`low`, `high`), `high` infinite when censored.
+  public var bounds: (low: Double, high: Double) {
+    (max(0, seconds - resolution), censored ? .infinity : seconds + resolution)
   }
 }
 
@@ -60,6 +73,20 @@ public struct JourneyStats: Sendable, Equatable {
   public var paths: [[Int]: Int] = [:]
   /// Sessions whose path was not counted because ``pathCapacity`` distinct paths were held.
   public var uncountedPaths = 0
+  /// Sessions by their length in whole seconds (first event to the session's end).
+  public var sessionSeconds: [Int: Int] = [:]
+  /// Complete gaps between a user's sessions, in whole minutes.
+  public var gapMinutes: [Int: Int] = [:]
+  /// Sessions by the name of their first screen other than the splash.
+  public var firstScreens: [String: Int] = [:]
+  /// Sessions that showed a screen of kind checkout.
+  public var checkoutSessions = 0
+  /// Sessions by the hour of day (UTC, or the map's `utc_offset`) of their first event.
+  public var startHours = [Int](repeating: 0, count: 24)
+  /// Sessions after a user's first, and those of them whose first screen other than the
+  /// splash is the previous session's last screen (a warm resume, or chance).
+  public var laterSessions = 0
+  public var openedOnLastScreen = 0
 
   public static let pathLength = 6
   public static let pathCapacity = 50_000
@@ -74,6 +101,13 @@ public struct JourneyStats: Sendable, Equatable {
     screensPerSession.merge(other.screensPerSession, uniquingKeysWith: +)
     for (path, count) in other.paths { countPath(path, count) }
     uncountedPaths += other.uncountedPaths
+    sessionSeconds.merge(other.sessionSeconds, uniquingKeysWith: +)
+    gapMinutes.merge(other.gapMinutes, uniquingKeysWith: +)
+    firstScreens.merge(other.firstScreens, uniquingKeysWith: +)
+    checkoutSessions += other.checkoutSessions
+    for hour in 0..<24 { startHours[hour] += other.startHours[hour] }
+    laterSessions += other.laterSessions
+    openedOnLastScreen += other.openedOnLastScreen
   }
 
   mutating func countPath(_ path: [Int], _ count: Int = 1) {
@@ -103,7 +137,22 @@ public struct FitObservations: Sendable {
   /// Per screen (map order): a sample of its dwells, and exact counts.
   public var dwell: [Reservoir<DurationSample>]
   public var completeDwells: [Int]
+  /// Right-censored dwells with a lower bound above 0 (the session's last screen, with a later
+  /// event); ``emptyDwells`` are those that say nothing (nothing followed the screen view).
   public var censoredDwells: [Int]
+  public var emptyDwells: [Int]
+  /// The timestamps' resolution every duration is read with (the map's
+  /// `timestamp_resolution`; 0: exact).
+  public var resolution = 0.0
+  /// Complete dwells of exactly 0 s, and whether every timestamp was a whole second (the
+  /// resolution the map may have to state).
+  public var zeroDwells = 0
+  public var wholeSecondTimes = true
+  /// Sessions that ended (unseen) on an event other than a screen view, by its name: an
+  /// event that ends most sessions is likely logged at backgrounding.
+  public var endingEvents: [String: Int] = [:]
+  /// CSV columns no field read.
+  public var unreadColumns: [String] = []
   /// `transitions[from][to]`; `to == screenCount` is the background.
   public var transitions: [[Int]]
   /// The screen after the splash, for users who had (`returning`) or had not completed
@@ -128,12 +177,27 @@ public struct FitObservations: Sendable {
   /// The first screen of sessions that did not start with the splash, for users who had
   /// completed onboarding (the returning entry when the log has no splash).
   public var firstScreenReturning: [Int]
+  /// `resumePairs[last][first]`: for each session after a user's first (the user onboarded
+  /// before it began), the previous session's last screen and this session's first screen
+  /// other than the splash. A warm resume reopens on the last screen; a cold launch lands on
+  /// an entry screen whatever the last one was: what ``ScenarioFit`` reads the warm share from
+  /// when the log has no splash.
+  public var resumePairs: [[Int]]
+  /// `positionExits[screen][k - 1]`: how often a view of `screen` at place *k* in its session
+  /// (the splash not counted) was left, and how often for the background (places from
+  /// ``positionCap`` on pooled into the last).
+  public var positionExits: [[Int]]
+  public var positionLeaves: [[Int]]
+  public static let positionCap = 60
   public var journeys = JourneyStats()
   /// Rows read, screen views among them, and the span of their timestamps.
   public var rows = 0
   /// Whether the log named its sessions, and marked their ends (the check simulates alike).
   public var namedSessions = false
   public var markedSessionEnds = false
+  /// Whether events other than screen views extended a session (Firebase's `user_engagement`
+  /// at backgrounding): the check then logs each simulated backgrounding as such an event.
+  public var activityAfterScreens = false
   public var screenViews = 0
   public var firstTime = Double.infinity
   public var lastTime = -Double.infinity
@@ -142,21 +206,33 @@ public struct FitObservations: Sendable {
     dwell = (0..<screenCount).map { Reservoir(capacity: Self.dwellCapacity, seed: UInt64($0) + 1) }
     completeDwells = Array(repeating: 0, count: screenCount)
     censoredDwells = Array(repeating: 0, count: screenCount)
+    emptyDwells = Array(repeating: 0, count: screenCount)
     transitions = Array(repeating: Array(repeating: 0, count: screenCount + 1), count: screenCount)
     afterLaunchNew = Array(repeating: 0, count: screenCount)
     afterLaunchReturning = Array(repeating: 0, count: screenCount)
     firstScreenReturning = Array(repeating: 0, count: screenCount)
+    resumePairs = Array(repeating: Array(repeating: 0, count: screenCount), count: screenCount)
+    positionExits = Array(
+      repeating: Array(repeating: 0, count: Self.positionCap), count: screenCount)
+    positionLeaves = positionExits
   }
 
   mutating func addDwell(_ screen: Int, _ seconds: Double, censored: Bool) {
     let seconds = max(0, seconds)
+    let sample = DurationSample(seconds: seconds, censored: censored, resolution: resolution)
     if censored {
+      // A dwell censored at 0 says nothing: only that the screen was shown. It is not counted
+      // as censored.
+      guard sample.bounds.low > 0 else {
+        emptyDwells[screen] += 1
+        return
+      }
       censoredDwells[screen] += 1
-      // A dwell censored at 0 says nothing: only that the screen was shown.
-      if seconds > 0 { dwell[screen].add(DurationSample(seconds: seconds, censored: true)) }
+      dwell[screen].add(sample)
     } else {
       completeDwells[screen] += 1
-      dwell[screen].add(DurationSample(seconds: seconds, censored: false))
+      if seconds == 0 { zeroDwells += 1 }
+      dwell[screen].add(sample)
     }
   }
 }

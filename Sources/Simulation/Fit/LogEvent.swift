@@ -19,6 +19,9 @@ struct _LogEvent {
   var screen: Int
   /// The log's own session id, when it has one.
   var session: String?
+  /// An ``Kind/other`` event's name (what may end sessions unseen: Firebase's
+  /// `user_engagement`).
+  var name: String?
   /// The subscriber field's value, when the map names one and the row carries it.
   var subscriber: Bool?
 }
@@ -40,6 +43,8 @@ struct _LogParser {
   var otherPolicies: [String] = []
   /// Lines that are not blank (a header included).
   var lines = 0
+  /// CSV columns the header names that no field reads (a `session_id` under another name?).
+  var unreadColumns: [String] = []
 
   init(map: FitMap, file: String) {
     self.map = map
@@ -113,6 +118,8 @@ struct _LogParser {
       result.kind = .sessionEnd
     } else if firstOpenNames.contains(name) {
       result.kind = .firstOpen
+    } else {
+      result.name = name
     }
     return result
   }

@@ -20,10 +20,22 @@ extension _LogParser {
     guard let columns else {
       let names = fields.map { String(decoding: $0, as: UTF8.self).lowercased() }
       func find(_ candidates: [String]) -> Int? { names.firstIndex { candidates.contains($0) } }
+      // A column the map's `columns` names is that field's only column.
+      func field(_ key: String, _ candidates: [String]) -> Int? {
+        map.columns[key].map { named in names.firstIndex(of: named.lowercased()) }
+          ?? find(candidates)
+      }
+      for (key, named) in map.columns.sorted(by: { $0.key < $1.key })
+      where !names.contains(named.lowercased()) {
+        throw error(
+          line,
+          "the map's columns.\(key) '\(named)' is not in the header (found: "
+            + "\(names.joined(separator: ","))); name the column as the header writes it")
+      }
       var missing: [String] = []
-      let user = find(["user_id", "user"])
-      let timestamp = find(["timestamp", "time", "event_time"])
-      let screen = find(["screen", "screen_name"])
+      let user = field("user_id", ["user_id", "user"])
+      let timestamp = field("timestamp", ["timestamp", "time", "event_time"])
+      let screen = field("screen", ["screen", "screen_name"])
       if user == nil { missing.append("user_id") }
       if timestamp == nil { missing.append("timestamp") }
       if screen == nil { missing.append("screen") }
@@ -32,14 +44,24 @@ extension _LogParser {
           line,
           "the header lacks \(missing.joined(separator: ", ")); the first line must name "
             + "the columns, such as user_id,timestamp,screen,event (found: "
-            + "\(names.joined(separator: ",")))")
+            + "\(names.joined(separator: ","))), or the map's 'columns' must name them "
+            + "(\"columns\": {\"user_id\": \"uid\"})")
       }
       columns = _CSVColumns(
-        user: user, timestamp: timestamp, screen: screen, event: find(["event", "event_name"]),
-        session: find(["session", "session_id"]), replication: find(["replication"]),
+        user: user, timestamp: timestamp, screen: screen,
+        event: field("event", ["event", "event_name"]),
+        session: field("session", ["session", "session_id"]), replication: find(["replication"]),
         policy: find(["policy"]),
         subscriber: map.subscriberField.flatMap { find([$0.lowercased()]) },
         count: names.count)
+      if let read = columns {
+        let used = Set(
+          [read.user, read.timestamp, read.screen]
+            + [
+              read.event, read.session, read.replication, read.policy, read.subscriber,
+            ].compactMap { $0 })
+        unreadColumns = names.indices.filter { !used.contains($0) }.map { names[$0] }
+      }
       if let field = map.subscriberField, columns?.subscriber == nil {
         throw error(line, "the map's subscriber column '\(field)' is not in the header")
       }
@@ -70,17 +92,23 @@ extension _LogParser {
   /// The generic schema as JSON lines: `{"user_id": ..., "timestamp": ..., "screen": ...}`.
   mutating func genericJSON(_ node: JSONNode, line: Int) throws(FitInputError) -> _LogEvent? {
     if skips(policy: Self.scalar(node["policy"])) { return nil }
-    guard var user = Self.scalar(node["user_id"] ?? node["user"]) else {
-      throw error(line, "no 'user_id'; every event needs the user it belongs to")
+    let columns = map.columns
+    let userNode = columns["user_id"].map { node[$0] } ?? (node["user_id"] ?? node["user"])
+    guard var user = Self.scalar(userNode) else {
+      throw error(
+        line,
+        "no '\(columns["user_id"] ?? "user_id")'; every event needs the user it belongs to")
     }
     if let replication = Self.scalar(node["replication"]) { user = replication + "/" + user }
-    let stamp = Self.scalar(node["timestamp"]).map { Array($0.utf8)[...] }
-    let time = try time(stamp, line: line, field: "timestamp")
+    let timeKey = columns["timestamp"] ?? "timestamp"
+    let stamp = Self.scalar(node[timeKey]).map { Array($0.utf8)[...] }
+    let time = try time(stamp, line: line, field: timeKey)
     var result = try event(
-      user: user, time: time, eventName: Self.scalar(node["event"]),
-      screen: Self.scalar(node["screen"]), line: line, firstOpenNames: ["first_open"],
-      screenViewName: map.screenViewEvent)
-    result.session = Self.scalar(node["session"])
+      user: user, time: time, eventName: Self.scalar(node[columns["event"] ?? "event"]),
+      screen: Self.scalar(node[columns["screen"] ?? "screen"]), line: line,
+      firstOpenNames: ["first_open"], screenViewName: map.screenViewEvent)
+    result.session = Self.scalar(
+      columns["session"].map { node[$0] } ?? (node["session"] ?? node["session_id"]))
     if let field = map.subscriberField, let value = Self.scalar(node[field]) {
       result.subscriber = Self.truth(value)
     }

@@ -51,9 +51,15 @@ extension _ScenarioDraft {
     lines.append("  \"population\": \(population)")
     lines.append("  \"sessions\": {\n    " + sessionsLines.joined(separator: ",\n    ") + "\n  }")
     lines.append("  \"screens\": [\n" + screenLines.joined(separator: ",\n") + "\n  ]")
+    let mix =
+      returningMix.isEmpty
+      ? ""
+      : ", \"returning_mix\": {"
+        + returningMix.map { "\(Self.quoted(map.screens[$0.screen].name)): \($0.probability)" }
+        .joined(separator: ", ") + "}"
     lines.append(
       "  \"entries\": {\"cold_launch\": \(Self.quoted(launchName)), \"new_user\": "
-        + "\(Self.quoted(newUserName)), \"returning\": \(Self.quoted(returningName))}")
+        + "\(Self.quoted(newUserName)), \"returning\": \(Self.quoted(returningName))\(mix)}")
     lines.append("  \"onboarding\": \(onboardingLine)")
     for key in ["scene", "sheet_dwell", "messages", "policies", "baseline"] {
       lines.append("  \"\(key)\": \(templateSection(key))")

@@ -58,9 +58,8 @@ extension _ScenarioDraft {
       self.defaults.append("the gap between sessions: no user came back within the log")
     }
     var termination = template.sessions.backgroundTerminationProbability
-    let launchSeen = map.screens.contains { $0.kind == .launch && $0.name == launchName }
     let resumed = observations.coldLaunches + observations.warmResumes
-    if launchSeen, resumed > 0 {
+    if launchLogged, resumed > 0 {
       termination = Double(observations.coldLaunches) / Double(resumed)
       estimates.append(
         (
@@ -68,10 +67,37 @@ extension _ScenarioDraft {
           "\(ScenarioFit.share(observations.coldLaunches, resumed)) later sessions began with "
             + "the splash (a cold launch)"
         ))
+    } else if let estimate = warmEstimate, estimate.decides {
+      termination = 1 - estimate.share
+      estimates.append(
+        (
+          "background termination probability", Self.number(termination),
+          "\(ScenarioFit.share(estimate.matches, estimate.pairs)) later sessions opened on the "
+            + "previous session's last screen, where chance alone gives "
+            + "\(Self.number(estimate.chance * 100))%: warm share \(Self.number(estimate.share)) "
+            + "± \(Self.number(estimate.standardError)) (no splash in the log)"
+        ))
     } else {
+      let why: String
+      if let estimate = warmEstimate {
+        why =
+          estimate.pairs < _WarmEstimate.minimumPairs
+          ? "only \(estimate.pairs) later sessions of onboarded users (under "
+            + "\(_WarmEstimate.minimumPairs))"
+          : estimate.spread < _WarmEstimate.minimumSpread
+            ? "nearly every session ends on one screen, so reopening on it says nothing"
+            : "the warm share's standard error is \(Self.number(estimate.standardError)) (over "
+              + "\(Self.number(_WarmEstimate.maximumError)))"
+      } else {
+        why = "no user came back after onboarding"
+      }
       self.defaults.append(
-        "background termination probability (\(Self.number(termination))): without a logged "
-          + "splash, cold launches and warm resumes look alike")
+        "background termination probability (\(Self.number(termination))): the log has no "
+          + "splash, and cannot tell warm resumes from cold launches: \(why)")
+      warnings.append(
+        "background termination probability left at \(Self.number(termination)): without a "
+          + "logged splash the log cannot tell warm resumes from cold launches (\(why)); log "
+          + "the splash, or set sessions.background_termination_probability by hand")
     }
     sessionsLines = [
       "\"gap\": \(Self.json(gapSpec))",
@@ -79,6 +105,12 @@ extension _ScenarioDraft {
       "\"delivery\": \"\(template.sessions.delivery.rawValue)\"",
       "\"fetch_delay\": \(Self.json(template.sessions.fetchDelay))",
     ]
+    if let odds = positionOdds {
+      sessionsLines.append(
+        "\"leave_odds_by_position\": ["
+          + odds.factors.map { Self.number($0) }.joined(separator: ", ")
+          + "]")
+    }
 
     var neverReturn = template.onboarding.neverReturnAfterLeavingProbability
     let patience = gap.chosen.map { Self.quantile(0.99, of: $0) } ?? 7 * 86_400

@@ -1,14 +1,15 @@
 import MessageDeferral
 
 extension _ScenarioDraft {
-  /// The returning entry: the screen most often after the splash for users who had onboarded
-  /// (else the most frequent first screen of their sessions, else the first home screen).
+  /// The returning entry: the screen most often after a cold launch for users who had
+  /// onboarded (``coldEntryCounts``), else the most frequent first screen of their sessions,
+  /// else the first home screen.
   func returningScreen(among candidates: [Int]) -> Int? {
     let screens = map.screens
     let eligible = candidates.filter {
       screens[$0].kind != .launch && screens[$0].kind != .onboarding
     }
-    for counts in [observations.afterLaunchReturning, observations.firstScreenReturning] {
+    for counts in [coldEntryCounts, observations.firstScreenReturning.map(Double.init)] {
       if let best = eligible.max(by: {
         counts[$0] != counts[$1] ? counts[$0] < counts[$1] : $0 > $1
       }),
@@ -42,7 +43,8 @@ extension _ScenarioDraft {
     // Restore pooled transitions (or drop screens) until every included screen is reachable.
     while true {
       let newUser = map.screenIndex[newUserName]
-      var reachable = Set([newUser, returning].compactMap { $0 })
+      var reachable = Set(
+        [newUser, returning].compactMap { $0 } + entryMix(among: included).map(\.screen))
       var stack = Array(reachable)
       while let screen = stack.popLast() {
         for to in 0..<background
@@ -67,6 +69,7 @@ extension _ScenarioDraft {
         if returning == lost { returning = returningScreen(among: Array(included)) }
       }
     }
+    returningMix = entryMix(among: included)
     if let returning {
       returningName = screens[returning].name
     } else {
@@ -90,6 +93,7 @@ extension _ScenarioDraft {
         "    {\"name\": \(Self.quoted(newUserName)), \"kind\": \"onboarding\", \"dwell\": "
           + "{\"fixed\": \"1s\"}, \"transitions\": {\(Self.quoted(returningName)): 1}}")
     }
+    fitPositionOdds(included: included, pooled: pooled)
     for (index, summary) in summaries {
       let kind = screens[index].kind
       guard kind == .launch || included.contains(index) else { continue }
@@ -118,10 +122,16 @@ extension _ScenarioDraft {
       targets.append(screens.count)
     }
     let keptTotal = Double(kept.reduce(0) { $0 + max(1, row[$1]) })
-    var probabilities: [Int: Double] = [:]
-    for to in kept {
-      probabilities[to] = (Double(max(1, row[to])) / keptTotal * 1e6).rounded() / 1e6
+    var raw: [Int: Double] = [:]
+    for to in kept { raw[to] = Double(max(1, row[to])) / keptTotal }
+    // With position odds, the background probability is the first place's (σ(a_s)).
+    if let first = positionOdds?.background[from], kept.count > 1, kept.contains(screens.count) {
+      let others = kept.filter { $0 != screens.count }.reduce(0) { $0 + raw[$1]! }
+      for to in kept where to != screens.count { raw[to]! *= (1 - first) / others }
+      raw[screens.count] = first
     }
+    var probabilities: [Int: Double] = [:]
+    for to in kept { probabilities[to] = (raw[to]! * 1e6).rounded() / 1e6 }
     // The largest absorbs the rounding, so the probabilities sum to 1.
     let largest = kept.max { probabilities[$0]! < probabilities[$1]! }!
     let rest = kept.filter { $0 != largest }.reduce(0) { $0 + probabilities[$1]! }

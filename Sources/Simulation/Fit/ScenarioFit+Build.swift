@@ -15,6 +15,7 @@ extension ScenarioFit {
     draft.fitScreens()
     draft.fitTransitions()
     draft.fitPopulation()
+    draft.warnAboutDetails()
     let json = draft.json()
     let scenario: Scenario
     do {
@@ -56,6 +57,10 @@ struct _ScenarioDraft {
   var launchName = ""
   var newUserName = ""
   var returningName = ""
+  /// The cold-launch entry mix of onboarded users (``entryMix(among:)``); empty: one screen.
+  var returningMix: [(screen: Int, probability: Double)] = []
+  /// The fitted chance of leaving by screen position, when it beats a constant one by AIC.
+  var positionOdds: _PositionOdds?
   var population = ""
   var sessionsLines: [String] = []
   var onboardingLine = ""
@@ -112,6 +117,34 @@ struct _ScenarioDraft {
   }
 
   static func quoted(_ text: String) -> String { ConfigValue.string(text).jsonText() }
+
+  /// Warnings where the map left a default the log could have decided: whole-second
+  /// timestamps without a `timestamp_resolution`, CSV columns no field reads.
+  mutating func warnAboutDetails() {
+    if observations.wholeSecondTimes, map.timestampResolution == 0, observations.rows >= 2 {
+      warnings.append(
+        "every timestamp is a whole second, but the map gives no timestamp_resolution: "
+          + "durations were read as exact (\(observations.zeroDwells) complete dwells of 0 s read "
+          + "as 0.5 ms); add \"timestamp_resolution\": \"1s\" to the map to fit them as "
+          + "interval-censored")
+    }
+    let sessions = observations.journeys.sessions
+    if let (name, count) = observations.endingEvents.max(by: {
+      $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key
+    }), sessions >= 10, Double(count) >= ScenarioFit.endingEventShare * Double(sessions) {
+      warnings.append(
+        "\(count) of \(sessions) sessions end on '\(name)', not a screen view: their last "
+          + "dwells were read as censored there (at least that long); if the app logs '\(name)' "
+          + "when it goes to the background, add it to the map's session_end_events and those "
+          + "dwells are complete")
+    }
+    if !observations.unreadColumns.isEmpty {
+      let names = observations.unreadColumns.prefix(6).map { "'\($0)'" }.joined(separator: ", ")
+      warnings.append(
+        "the log's columns \(names) are not read; if one names sessions or another field, map it "
+          + "in the map's \"columns\" (for example {\"session\": \"visit_id\"})")
+    }
+  }
 
   /// Fits every screen the log shows; picks or makes the splash and the first onboarding screen.
   mutating func fitScreens() {

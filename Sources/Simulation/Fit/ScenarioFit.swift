@@ -61,6 +61,11 @@ public enum ScenarioFit {
   /// screen's other transitions in proportion (unless that would leave a screen unreachable).
   public static let pooledCount = 5
   public static let pooledShare = 0.02
+  /// A screen with a smaller share of cold-launch entries is left out of the entry mix.
+  public static let entryMinimumShare = 0.01
+  /// An event other than a screen view that ends at least this share of the sessions gets a
+  /// warning (it is probably logged at backgrounding: a session-end event).
+  public static let endingEventShare = 0.8
 
   /// Reads every log (in order, streaming) and fits the scenario. `mapFile` names the map in
   /// messages about its keys (`$.window`, `$.policy`).
@@ -136,7 +141,9 @@ public enum ScenarioFit {
         inside: builder.observations.rows, seen: seen)
     }
     let end = map.windowEnd ?? builder.observations.lastTime
-    return builder.finish(windowEnd: end)
+    var observations = builder.finish(windowEnd: end)
+    observations.unreadColumns = reading.unreadColumns
+    return observations
   }
 
   /// What the parsers of every log saw: lines, events, and rows the map's `policy` left out.
@@ -147,6 +154,7 @@ public enum ScenarioFit {
     var otherPolicies: [String] = []
     /// Files of CSV whose only line is the header.
     var headerOnly: [String] = []
+    var unreadColumns: [String] = []
 
     mutating func count(_ parser: _LogParser, events: Int) {
       lines += parser.lines
@@ -156,6 +164,9 @@ public enum ScenarioFit {
         if !otherPolicies.contains(policy) { otherPolicies.append(policy) }
       }
       if parser.isJSONLines == false, parser.lines == 1 { headerOnly.append(parser.file) }
+      for column in parser.unreadColumns where !unreadColumns.contains(column) {
+        unreadColumns.append(column)
+      }
     }
   }
 

@@ -14,6 +14,19 @@ struct _UserState {
   var previousSessionEnd = 0.0
   var screensInSession = 0
   var path: [Int] = []
+  var sessionStart = 0.0
+  /// The session's first and last screens other than the splash (``noScreen``: none yet), and
+  /// the previous session's last.
+  var firstShown = noScreen
+  var lastShown = noScreen
+  var previousLastShown = noScreen
+  var sawCheckout = false
+  /// Whether the user had completed onboarding when the current session began.
+  var onboardedAtOpen = false
+  /// The name of the session's last event when it is not a screen view (else `nil`).
+  var lastOtherName: String?
+  /// The current screen's place in the session (the splash not counted).
+  var position = 0
   /// Decided at the first screen after the splash (`starts_onboarding`).
   var startedOnboarding: Bool?
   var firstOpenSeen = false
@@ -33,19 +46,29 @@ struct _SessionBuilder {
   let map: FitMap
   let kinds: [ScreenKind]
   let launch: Int?
+  let names: [String]
+  /// Seconds added to a time to read its hour of day (the map's `utc_offset`).
+  let hourOffset: Double
+  /// Whether splash screen views are left out (the predictive check of a log without a splash:
+  /// the fitted scenario's splash is one `fit` added).
+  var dropsLaunchViews = false
   var users: [String: _UserState] = [:]
   var observations: FitObservations
 
   init(map: FitMap) {
     self.map = map
     kinds = map.screens.map(\.kind)
+    names = map.screens.map(\.name)
     launch = kinds.firstIndex(of: .launch)
+    hourOffset = map.utcOffset
     observations = FitObservations(screenCount: kinds.count)
+    observations.resolution = map.timestampResolution
   }
 
   /// Adds one event; `file` and `line` name it in errors.
   mutating func add(_ event: _LogEvent, file: String, line: Int) throws(FitInputError) {
     observations.rows += 1
+    if event.time != event.time.rounded(.down) { observations.wholeSecondTimes = false }
     observations.firstTime = min(observations.firstTime, event.time)
     observations.lastTime = max(observations.lastTime, event.time)
     var state = users[event.user] ?? _UserState(firstSeen: event.time, lastTime: event.time)
@@ -69,11 +92,18 @@ struct _SessionBuilder {
         close(&state, at: state.lastActivity, exact: false)
       }
     }
+    if dropsLaunchViews, event.kind == .screenView, event.screen == launch {
+      state.lastTime = event.time
+      state.lastLine = line
+      users[event.user] = state
+      return
+    }
     switch event.kind {
     case .screenView:
       if !state.sessionOpen { open(&state, event) }
       show(&state, event)
       state.lastActivity = event.time
+      state.lastOtherName = nil
     case .sessionEnd:
       if state.sessionOpen {
         state.lastActivity = event.time
@@ -82,7 +112,11 @@ struct _SessionBuilder {
     case .firstOpen:
       state.firstOpenSeen = true
     case .other:
-      if state.sessionOpen { state.lastActivity = event.time }
+      if state.sessionOpen {
+        state.lastActivity = event.time
+        observations.activityAfterScreens = true
+        state.lastOtherName = event.name
+      }
     }
     state.lastTime = event.time
     state.lastLine = line
@@ -97,7 +131,10 @@ struct _SessionBuilder {
         state.leftOnboardingAt = nil
       } else {
         let gap = event.time - state.previousSessionEnd
-        observations.gaps.add(DurationSample(seconds: max(0, gap), censored: false))
+        observations.gaps.add(
+          DurationSample(
+            seconds: max(0, gap), censored: false, resolution: observations.resolution))
+        observations.journeys.gapMinutes[Int(max(0, gap) / 60), default: 0] += 1
       }
       if event.screen == launch {
         observations.coldLaunches += 1
@@ -113,6 +150,15 @@ struct _SessionBuilder {
     state.session = event.session
     state.screen = noScreen
     state.screensInSession = 0
+    state.sessionStart = event.time
+    state.position = 0
+    state.onboardedAtOpen = state.completedOnboarding
+    state.firstShown = noScreen
+    state.lastShown = noScreen
+    state.sawCheckout = false
+    let day = (event.time + hourOffset).truncatingRemainder(dividingBy: 86_400)
+    observations.journeys.startHours[min(23, max(0, Int((day < 0 ? day + 86_400 : day) / 3600)))] +=
+      1
     state.path.removeAll(keepingCapacity: true)
   }
 
@@ -120,6 +166,9 @@ struct _SessionBuilder {
     let next = event.screen
     if state.screen >= 0 {
       observations.addDwell(state.screen, event.time - state.screenSince, censored: false)
+      if state.screen != launch {
+        observations.positionExits[state.screen][state.position - 1] += 1
+      }
       if state.screen == launch {
         if state.completedOnboarding {
           observations.afterLaunchReturning[next] += 1
@@ -140,6 +189,22 @@ struct _SessionBuilder {
       state.onboardingActive = false
       state.completedOnboarding = true
     }
+    if next != launch {
+      state.position = min(state.position + 1, FitObservations.positionCap)
+      if state.firstShown == noScreen {
+        state.firstShown = next
+        observations.journeys.firstScreens[names[next], default: 0] += 1
+        if state.sessionCount > 1 {
+          observations.journeys.laterSessions += 1
+          if next == state.previousLastShown { observations.journeys.openedOnLastScreen += 1 }
+          if state.onboardedAtOpen, state.previousLastShown != noScreen {
+            observations.resumePairs[state.previousLastShown][next] += 1
+          }
+        }
+      }
+      state.lastShown = next
+      if kinds[next] == .checkout { state.sawCheckout = true }
+    }
     state.screen = next
     state.screenSince = event.time
     state.screensInSession += 1
@@ -154,13 +219,26 @@ struct _SessionBuilder {
   /// Ends the session at `end`: exactly (a session-end event: the last dwell is complete) or
   /// not (the last dwell is censored at the session's last event).
   mutating func close(_ state: inout _UserState, at end: Double, exact: Bool) {
+    if !exact, let name = state.lastOtherName, observations.endingEvents.count < 50 {
+      observations.endingEvents[name, default: 0] += 1
+    } else if !exact, let name = state.lastOtherName, observations.endingEvents[name] != nil {
+      observations.endingEvents[name]! += 1
+    }
+    state.lastOtherName = nil
     if state.screen >= 0 {
       observations.addDwell(state.screen, end - state.screenSince, censored: !exact)
-      if state.screen != launch { observations.transitions[state.screen][kinds.count] += 1 }
+      if state.screen != launch {
+        observations.transitions[state.screen][kinds.count] += 1
+        observations.positionExits[state.screen][state.position - 1] += 1
+        observations.positionLeaves[state.screen][state.position - 1] += 1
+      }
     }
     if state.onboardingActive { state.leftOnboardingAt = end }
     observations.journeys.screensPerSession[state.screensInSession, default: 0] += 1
     observations.journeys.countPath(state.path)
+    observations.journeys.sessionSeconds[Int(max(0, end - state.sessionStart)), default: 0] += 1
+    if state.sawCheckout { observations.journeys.checkoutSessions += 1 }
+    if state.lastShown != noScreen { state.previousLastShown = state.lastShown }
     state.sessionOpen = false
     state.screen = noScreen
     state.previousSessionEnd = end
@@ -176,7 +254,9 @@ struct _SessionBuilder {
         observations.onboardingLeaves.add((false, left))
       } else if windowEnd > state.previousSessionEnd {
         observations.gaps.add(
-          DurationSample(seconds: windowEnd - state.previousSessionEnd, censored: true))
+          DurationSample(
+            seconds: windowEnd - state.previousSessionEnd, censored: true,
+            resolution: observations.resolution))
       }
       observations.users += 1
       observations.journeys.users += 1

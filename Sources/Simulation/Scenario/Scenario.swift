@@ -123,6 +123,12 @@ public struct Sessions: Sendable, Equatable {
   /// ``backgroundTerminationProbability`` instead.
   public var backgroundSurvival: DistributionSpec?
   public var delivery: DeliveryMode
+  /// When not empty (`sessions.leave_odds_by_position`): after the *k*-th screen of a session
+  /// (the splash not counted; the screen a warm resume reopens is the first), the odds of the
+  /// screen's background transition are multiplied by the *k*-th factor (the last for every
+  /// later screen), and its other transitions keep their relative weights. A screen whose
+  /// background probability is 0 or 1 is not changed. Factors positive and finite.
+  public var leaveOddsByPosition: [Double] = []
   /// Delay between a launch (or a resume at which StoreKit delivers, ``DeliveryMode``) and
   /// StoreKit delivering the messages it holds.
   public var fetchDelay: DistributionSpec
@@ -187,11 +193,26 @@ public struct Entries: Sendable, Equatable {
   public var newUser: Int
   /// The screen after the splash otherwise (typically home).
   public var returning: Int
+  /// When not empty: the screen after the splash for a user who has completed onboarding is
+  /// drawn from these at every cold launch (`entries.returning_mix`), instead of
+  /// ``returning``. Screens not of kind launch or onboarding; probabilities summing to 1.
+  public var returningMix: [Weighted] = []
 
-  public init(coldLaunch: Int, newUser: Int, returning: Int) {
+  /// A screen and its probability.
+  public struct Weighted: Sendable, Equatable {
+    public var screen: Int
+    public var probability: Double
+    public init(screen: Int, probability: Double) {
+      self.screen = screen
+      self.probability = probability
+    }
+  }
+
+  public init(coldLaunch: Int, newUser: Int, returning: Int, returningMix: [Weighted] = []) {
     self.coldLaunch = coldLaunch
     self.newUser = newUser
     self.returning = returning
+    self.returningMix = returningMix
   }
 }
 

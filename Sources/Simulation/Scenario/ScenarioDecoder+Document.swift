@@ -222,6 +222,7 @@ extension _ScenarioDecoder {
       .optional("background_survival"),
       .optional("delivery"),
       .required("fetch_delay", "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}"),
+      .optional("leave_odds_by_position"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "how users come and go") else {
       return nil
@@ -243,10 +244,48 @@ extension _ScenarioDecoder {
     guard let gap, let termination, let delivery = deliveryOrDefault, let fetchDelay else {
       return nil
     }
-    return Sessions(
+    var sessions = Sessions(
       gap: gap, backgroundTerminationProbability: termination.probability,
       backgroundSurvival: termination.survival, delivery: delivery, fetchDelay: fetchDelay)
+    if let oddsNode = object["leave_odds_by_position"] {
+      guard let odds = readLeaveOdds(oddsNode, at: object.path("leave_odds_by_position")) else {
+        return nil
+      }
+      sessions.leaveOddsByPosition = odds
+    }
+    return sessions
   }
+
+  /// `sessions.leave_odds_by_position`: a non-empty array of positive, finite odds factors.
+  mutating func readLeaveOdds(_ node: JSONNode, at path: String) -> [Double]? {
+    let example = "[1, 1.4, 2.2] (the odds of leaving after the 1st, 2nd, 3rd and later screens)"
+    guard case .array(let elements) = node.value, !elements.isEmpty,
+      elements.count <= Self.maximumLeavePositions
+    else {
+      report(
+        path, node,
+        "must be a non-empty array of at most \(Self.maximumLeavePositions) odds factors, such as "
+          + example)
+      return nil
+    }
+    var odds: [Double] = []
+    for (position, element) in elements.enumerated() {
+      guard case .number(let value, _) = element.value, value.isFinite, value > 0, value <= 1e6
+      else {
+        report(
+          _JSONPath.element(path, position), element,
+          "must be a positive number (an odds factor, at most 1e6; 1 leaves the screen's "
+            + "background probability as it is), got \(element.typeName == "a number" ? "a number out of range" : element.typeName)"
+        )
+        return nil
+      }
+      odds.append(value)
+    }
+    return odds
+  }
+
+  /// The longest `leave_odds_by_position` a scenario may give.
+  static let maximumLeavePositions = 1000
 
   /// Exactly one of `background_termination_probability` (a constant share of stays) and
   /// `background_survival` (a distribution of how long a suspended process lives).

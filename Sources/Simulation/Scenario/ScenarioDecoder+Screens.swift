@@ -246,7 +246,7 @@ extension _ScenarioDecoder {
     guard let node else { return nil }
     let keys: [_Key] = [
       .required("cold_launch", "\"splash\""), .optional("new_user"),
-      .required("returning", "\"home\""),
+      .required("returning", "\"home\""), .optional("returning_mix"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "the first screens") else {
       return nil
@@ -303,8 +303,78 @@ extension _ScenarioDecoder {
             + "screen), or set population.new_user_share to 0 if no user onboards")
       }
     }
+    var mix: [Entries.Weighted] = []
+    if let mixNode = object["returning_mix"] {
+      guard let read = readReturningMix(mixNode, at: object.path("returning_mix"), drafts, index)
+      else { return nil }
+      mix = read
+    }
     guard let coldLaunch, let newUser, let returning else { return nil }
-    return Entries(coldLaunch: coldLaunch, newUser: newUser, returning: returning)
+    return Entries(
+      coldLaunch: coldLaunch, newUser: newUser, returning: returning, returningMix: mix)
+  }
+
+  /// Reads `entries.returning_mix`: `{"home": 0.6, "feed": 0.4}`, screens a returning user may
+  /// land on after the splash (not of kind launch or onboarding), probabilities summing to 1.
+  mutating func readReturningMix(
+    _ node: JSONNode, at path: String, _ drafts: [_ScreenDraft], _ index: [String: Int]?
+  ) -> [Entries.Weighted]? {
+    guard case .object(let members) = node.value, !members.isEmpty else {
+      report(
+        path, node,
+        "must be a non-empty object mapping screen names to probabilities, such as "
+          + "{\"home\": 0.6, \"feed\": 0.4}")
+      return nil
+    }
+    var mix: [Entries.Weighted] = []
+    var failed = false
+    var seen: Set<String> = []
+    for member in members {
+      let memberPath = _JSONPath.member(path, member.key)
+      let probability = readProbability(member.value, at: memberPath)
+      guard seen.insert(member.key).inserted else {
+        report(memberPath, member.value, "duplicate screen '\(member.key)'; keep only one of them")
+        failed = true
+        continue
+      }
+      guard let index else {
+        failed = true
+        continue
+      }
+      guard let screen = index[member.key] else {
+        let near =
+          suggestion(for: member.key, in: drafts.compactMap(\.name)).map {
+            "did you mean '\($0)'? "
+          } ?? ""
+        report(
+          memberPath, member.value,
+          "unknown screen '\(member.key)'; \(near)screens: \(Self.list(drafts.compactMap(\.name)))")
+        failed = true
+        continue
+      }
+      if let kind = drafts[screen].kind, kind == .launch || kind == .onboarding {
+        report(
+          memberPath, member.value,
+          "a returning user lands on a screen of another kind than \(kind.rawValue) after the "
+            + "splash; remove '\(member.key)' from returning_mix")
+        failed = true
+        continue
+      }
+      guard let probability else {
+        failed = true
+        continue
+      }
+      mix.append(Entries.Weighted(screen: screen, probability: probability))
+    }
+    guard !failed else { return nil }
+    let sum = mix.reduce(0) { $0 + $1.probability }
+    if abs(sum - 1) > 1e-9 {
+      report(
+        path, node,
+        "returning_mix probabilities sum to \(Self.rounded(sum)), not 1; make them sum to 1")
+      return nil
+    }
+    return mix
   }
 
   /// Reachability, leaving and onboarding completion, on transitions with a positive
@@ -318,6 +388,7 @@ extension _ScenarioDecoder {
     for (screen, draft) in drafts.enumerated() {
       if draft.kind == .launch {
         successors[screen] = [entries.newUser, entries.returning]
+        successors[screen] += entries.returningMix.filter { $0.probability > 0 }.map(\.screen)
         continue
       }
       for transition in draft.transitions ?? [] where (transition.probability ?? 1) > 0 {
@@ -332,7 +403,10 @@ extension _ScenarioDecoder {
     checkInstantCycles(drafts, successors: successors, names: names)
 
     let reachable = Set(
-      Self.closure(from: [entries.coldLaunch, entries.newUser, entries.returning]) {
+      Self.closure(
+        from: [entries.coldLaunch, entries.newUser, entries.returning]
+          + entries.returningMix.map(\.screen)
+      ) {
         successors[$0]
       })
     for screen in 0..<count where !reachable.contains(screen) {
