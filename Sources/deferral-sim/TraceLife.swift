@@ -60,8 +60,8 @@ struct TraceLife {
         time: step.time,
         screen: shown >= 0 ? scenario.screens[shown].name : "",
         kind: shown >= 0 ? scenario.screens[shown].kind.rawValue : "",
-        what: step.what == .responded
-          ? "\(step.what.rawValue): \(step.response.name)" : step.what.rawValue,
+        what: step.response == .none
+          ? step.what.rawValue : "\(step.what.rawValue), response: \(step.response.name)",
         message: step.message >= 0 ? "#\(step.message)" : "",
         reason: step.reason?.name ?? "", decision: step.decision?.text ?? "",
         why: step.decision?.why ?? "")

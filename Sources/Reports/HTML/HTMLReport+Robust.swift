@@ -149,9 +149,13 @@ extension HTMLReport {
         x: left, y: top + 4, width: abs(x(rho) - x(0)), height: rowHeight - 8,
         classes: "bar \(side)",
         title: "\(row.parameter): ρ = \(Chart.fixed(rho, 2))\(levels ?? ""); source: \(row.source)")
+      // Past the bar's end; a bar reaching the names' column (ρ near −1) has its value on the
+      // other side of zero instead, so the two never overlap.
+      let label = Chart.fixed(rho, 2)
+      let fitsLeft = x(rho) - 4 - ChartCanvas.textWidth(label) >= frame.plotLeft
       canvas.text(
-        Chart.fixed(rho, 2), x: rho >= 0 ? x(rho) + 4 : x(rho) - 4, y: middle + 4,
-        anchor: rho >= 0 ? "start" : "end", classes: "value-label")
+        label, x: rho >= 0 ? x(rho) + 4 : fitsLeft ? x(rho) - 4 : x(0) + 4, y: middle + 4,
+        anchor: rho >= 0 || !fitsLeft ? "start" : "end", classes: "value-label")
     }
     let title = "Which parameters flip the decision"
     return canvas.svg(

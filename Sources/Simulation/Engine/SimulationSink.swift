@@ -17,8 +17,6 @@ public enum TraceWhat: String, Sendable {
   case displayFailed = "display failed"
   case displayFailedNoScene = "display failed: no active scene"
   case displayNoOp = "display: nothing shown"
-  /// What the user did with the sheet just shown (``TraceStep/response``).
-  case responded = "response"
   case sheetsDismissed = "sheets dismissed"
   case quitAfterSheet = "quits after sheet"
   /// The policy's answer to the step before.
@@ -40,7 +38,8 @@ public struct TraceStep: Sendable {
   /// The consent deadline of the message concerned, when it has one (what the app knows from
   /// the renewal date: the conformance replay passes it to the shipped controller).
   public var deadline: Double? = nil
-  /// For a ``TraceWhat/responded`` row: what the user did with the sheet.
+  /// For a display row (``TraceWhat/displayed``, ``TraceWhat/displayedForced``): what the user
+  /// did with the sheet (`none` without a response model).
   public var response: SheetResponse = .none
 }
 
@@ -178,7 +177,9 @@ extension UserSimulator {
     if message >= 0, world.messages[message].deadline.isFinite {
       step.deadline = world.messages[message].deadline
     }
-    if what == .responded { step.response = world.messages[message].response }
+    if what == .displayed || what == .displayedForced {
+      step.response = world.messages[message].response
+    }
     H.step(step, in: &self)
   }
 

@@ -51,12 +51,14 @@ extension UserSimulator {
     recordDuration(world.now - record.deliveredAt, histogram: 1, lane: lane, tally: &tally, H.self)
     if forced { tally.fallbackFired += 1 }
     tally.sheets += 1
-    trace(forced ? .displayedForced : .displayed, message: index, H.self)
-
     let kind = compiled.screenKinds[world.currentScreen]
     if let model = compiled.responses {
       respond(index, model: model, kind: kind, tally: &tally, H.self)
     }
+    // One step per display (the conformance replay reads a display's result from the step
+    // after its decision); it carries the response, if any.
+    trace(forced ? .displayedForced : .displayed, message: index, H.self)
+
     if kind.isInterruptible, !world.visitInterrupted {
       world.visitInterrupted = true
       tally.screenInterrupted[world.currentScreen] += 1
@@ -98,7 +100,6 @@ extension UserSimulator {
     if record.reason == .priceIncreaseConsent {
       tally.screenConsentShown[world.currentScreen] += 1
     }
-    trace(.responded, message: index, H.self)
   }
 
   /// Puts the next waiting sheet up, pausing the screen under it.
