@@ -60,10 +60,12 @@ struct TraceLife {
         time: step.time,
         screen: shown >= 0 ? scenario.screens[shown].name : "",
         kind: shown >= 0 ? scenario.screens[shown].kind.rawValue : "",
-        what: step.response == .none
-          ? step.what.rawValue : "\(step.what.rawValue), response: \(step.response.name)",
+        what: step.what.rawValue,
         message: step.message >= 0 ? "#\(step.message)" : "",
-        reason: step.reason?.name ?? "", decision: step.decision?.text ?? "",
+        reason: step.reason?.name ?? "",
+        // A display row's response (with a `responses` section) goes in the decision column.
+        decision: step.decision?.text
+          ?? (step.response == .none ? "" : "response: \(step.response.name)"),
         why: step.decision?.why ?? "")
     }
     deadlines = Self.deadlines(traced.steps, outcomes: traced.outcomes, horizon: scenario.horizon)
