@@ -59,12 +59,6 @@ public struct Metric: Sendable {
     return headline + responses + moving.map(\.metric) + [.valuePer1kUsers]
   }
 
-  /// The metrics a run of `scenario` reports, in report order: every metric, less those that
-  /// need a response model when the scenario has none.
-  public static func reported(for scenario: Scenario) -> [Metric] {
-    all.filter { $0.isReported(for: scenario) }
-  }
-
   /// Whether a run of `scenario` reports the metric (``needsResponses``).
   public func isReported(for scenario: Scenario) -> Bool {
     !needsResponses || scenario.responses != nil

@@ -52,9 +52,7 @@ extension UserSimulator {
     if forced { tally.fallbackFired += 1 }
     tally.sheets += 1
     let kind = compiled.screenKinds[world.currentScreen]
-    if let model = compiled.responses {
-      respond(index, model: model, kind: kind, tally: &tally, H.self)
-    }
+    if let model = compiled.responses { respond(index, model: model, kind: kind, tally: &tally) }
     // One step per display (the conformance replay reads a display's result from the step
     // after its decision); it carries the response, if any.
     trace(forced ? .displayedForced : .displayed, message: index, H.self)
@@ -78,9 +76,7 @@ extension UserSimulator {
 
   /// What the user does with the sheet of message `index` shown over a screen of `kind`
   /// (``ResponseModel``): read from the message's own draw, so every policy meets the same user.
-  mutating func respond<H: _Hearing>(
-    _ index: Int, model: ResponseModel, kind: ScreenKind, tally: inout Tally, _: H.Type
-  ) {
+  mutating func respond(_ index: Int, model: ResponseModel, kind: ScreenKind, tally: inout Tally) {
     let record = world.messages[index]
     let response = model.response(
       to: record.reason, u: record.responseDraw, kind: kind,

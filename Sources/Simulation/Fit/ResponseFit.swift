@@ -271,7 +271,11 @@ extension ResponseFit {
       throw FitInputError(file: file, message: "the log is empty; give a message log")
     }
     if first.hasPrefix("{") { return try jsonRows(lines, file: file, policy: policy) }
-    let header = first.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    // CSV fields as the fit's log reader splits them (a quoted name may hold a comma).
+    func fields(_ line: Substring) -> [String] {
+      _LogParser.split(ArraySlice(line.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+    let header = fields(first)
     func column(_ name: String) throws(FitInputError) -> Int {
       guard let index = header.firstIndex(of: name) else {
         throw FitInputError(
@@ -289,7 +293,7 @@ extension ResponseFit {
     let policyColumn = header.firstIndex(of: "policy")
     var rows: [Row] = []
     for (offset, line) in lines.dropFirst().enumerated() {
-      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      let fields = fields(line)
       guard fields.count == header.count else {
         throw FitInputError(
           file: file, line: offset + 2,
