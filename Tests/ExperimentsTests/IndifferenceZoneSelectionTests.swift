@@ -103,6 +103,26 @@ struct IndifferenceZoneSelectionTests {
     #expect(outcome.means[outcome.selected] == outcome.means.max())
   }
 
+  /// Two settings that act alike give the same observation in every replication (S² = 0, equal
+  /// means): no width ever separates them, so KN's last stage (r past N = max ⌊h²S²/δ²⌋) ends
+  /// the race with the first of them, guarantee intact, long before the budget. The old loop,
+  /// without that stage, ran both to `maximumReplications`.
+  @Test func systemsThatActAlikeEndAtTheLastStage() {
+    let selection = IndifferenceZoneSelection(
+      alpha: 0.05, delta: 0.5, initialReplications: 10, maximumReplications: 500)
+    let systems = NormalSystems(means: [0, 1, 1], sigma: 1, correlation: 0.5, seed: 5)
+    let outcome = selection.select(systems: 3) { _, survivors in
+      // Systems 1 and 2 are one system under two names.
+      let all = systems.observe([0, 1])
+      return survivors.map { $0 == 0 ? all[0] : all[1] }
+    }
+    #expect(outcome.guaranteed)
+    #expect(outcome.selected == 1)
+    #expect(outcome.eliminatedAfter[2] != nil)
+    #expect(outcome.replications.max()! < 500)
+    #expect(outcome.replications[1] == outcome.replications[2])
+  }
+
   /// One system needs one observation and is selected.
   @Test func oneSystemIsSelected() {
     let selection = IndifferenceZoneSelection(alpha: 0.05, delta: 1)

@@ -18,8 +18,10 @@ import Foundation
 /// sample variance S²ᵢₗ of their differences is computed once. With
 /// η = ½[(2α/(k − 1))^(−2/(n₀ − 1)) − 1] and h² = 2η(n₀ − 1), after r replications system i is
 /// eliminated when X̄ᵢ(r) < X̄ₗ(r) − max(0, (δ/2r)(h²S²ᵢₗ/δ² − r)) for some surviving l; the
-/// survivors get one more replication each, until one is left. Replications are spent where
-/// systems are close: a clearly worse system leaves after few.
+/// survivors get one more replication each, until one is left or r exceeds
+/// N = maxᵢₗ ⌊h²S²ᵢₗ/δ²⌋, when the largest mean is selected (KN's last stage; the first on a
+/// tie). Replications are spent where systems are close: a clearly worse system leaves after
+/// few.
 public struct IndifferenceZoneSelection: Sendable, Equatable {
   /// The probability of a wrong selection allowed, in (0, 1).
   public var alpha: Double
@@ -59,6 +61,20 @@ public struct IndifferenceZoneSelection: Sendable, Equatable {
     public var guaranteed: Bool
     /// The total observations taken, over every system.
     public var observations: Int { replications.reduce(0, +) }
+  }
+
+  /// Whether `r` replications exceed N = max ⌊h²S²ᵢₗ/δ²⌋ over every pair of `survivors`
+  /// (KN's bound on the replications any pair can need).
+  func isPastLastStage(
+    _ survivors: [Int], r: Int, _ variance: [[Double]], _ hSquared: Double
+  ) -> Bool {
+    for (a, i) in survivors.enumerated() {
+      for l in survivors[(a + 1)...] {
+        let n = (hSquared * variance[i][l] / (delta * delta)).rounded(.down)
+        if !(Double(r) > n) { return false }
+      }
+    }
+    return true
   }
 
   /// η of the procedure for `k` systems.
@@ -128,6 +144,17 @@ public struct IndifferenceZoneSelection: Sendable, Equatable {
         if out { eliminated[i] = r } else { kept.append(i) }
       }
       survivors = kept
+      // KN's last step: once r exceeds N = max over surviving pairs of ⌊h²S²ᵢₗ/δ²⌋ every width
+      // is 0 and the procedure ends with the largest mean, guarantee intact. Without it, systems
+      // whose differences never vary (two settings that act alike, S² = 0, equal means) would
+      // never eliminate each other and use up the budget.
+      if survivors.count > 1, isPastLastStage(survivors, r: r, variance, hSquared) {
+        let best = survivors.dropFirst().reduce(survivors[0]) {
+          sums[$1] > sums[$0] ? $1 : $0
+        }
+        for system in survivors where system != best { eliminated[system] = r }
+        survivors = [best]
+      }
       if survivors.count == 1 || r >= maximumReplications { break }
       record(try observe(r, survivors), survivors, keep: false)
       r += 1
