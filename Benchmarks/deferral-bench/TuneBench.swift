@@ -8,7 +8,7 @@ import Simulation
 /// target: the tuner's final value at least random search's in at least 18 of 20 seeds).
 ///
 /// The problem is the bundled tune (`scenarios/tunes/indie-subscription.json`: the default
-/// scenario, six of `deadline-aware-value`'s knobs) at a smaller size (``sized(_:)``). For each
+/// scenario, five knobs of the article's `screen-gate`) at a smaller size (``sized(_:)``). For each
 /// seed: the tune (Latin hypercube, successive halving, Kim and Nelson) counts its user lives
 /// T; random search (``TuneSearch/randomSearch(budget:users:replications:progress:)``) spends
 /// at most T on uniform candidates over the same knobs beside the same compared presets, each
@@ -26,16 +26,16 @@ struct TuneBench {
   static let tunePath = "scenarios/tunes/indie-subscription.json"
 
   /// The bundled tune at the section's size: 16 candidates of 500 users × 4 replications,
-  /// 4 finalists, three presets to beat (the base preset, `deadline-aware`, `storekit-auto`),
-  /// selection on 1,000 users a replication, 5 to 20 replications, δ as the file's (2 USD per
-  /// 1,000 users).
+  /// 4 finalists, three presets to beat (the base preset, `revenuecat-manual`: the default
+  /// scenario's best preset, `storekit-auto`), selection on 1,000 users a replication, 5 to 20
+  /// replications, δ as the file's (10 USD per 1,000 users).
   static func sized(_ search: TuneSearch) -> TuneSearch {
     var search = search
     search.candidates = 16
     search.users = 500
     search.replications = 4
     search.finalists = 4
-    search.compare = ["deadline-aware-value", "deadline-aware", "storekit-auto"].compactMap {
+    search.compare = ["screen-gate", "revenuecat-manual", "storekit-auto"].compactMap {
       name in
       PolicyCatalog.preset(named: name).map {
         search.scenario.priced(

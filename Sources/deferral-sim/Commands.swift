@@ -117,7 +117,8 @@ enum Commands {
           } else if TunePlan.isTune(contentsOf: path) {
             let plan = try TunePlan.load(contentsOf: path)
             output.out(
-              "\(path): ok (tune of \(plan.search.knobs.count) knobs, "
+              "\(path): ok (tune of \(plan.search.knobs.count) "
+                + "knob\(plan.search.knobs.count == 1 ? "" : "s"), "
                 + "\(plan.search.candidates) candidates)")
           } else {
             _ = try ScenarioLoader.load(contentsOf: path)

@@ -43,6 +43,8 @@ struct VerdictWordingTests {
     #expect(text.contains("not that the lead is real"), "\(text)")
     #expect(!text.contains("Probability a is best"), "\(text)")
     #expect(text.contains("To ship a: this project's MessageDeferralStoreKit library"), "\(text)")
+    // The tuned policy is the next step (#33 item 6): the recommendation names the command.
+    #expect(text.contains("deferral-sim tune searches the knobs"), "\(text)")
   }
 
   @Test func identicalPoliciesReadAsNoDifference() throws {

@@ -200,7 +200,9 @@ extension Decision {
     "To ship \(name): \(shipping(name).summary)"
       + (shipping(name) == .library
         ? "; the run folder's recommended-policy.json is that file" : "")
-      + " (README, \"Ship it\")."
+      + " (README, \"Ship it\"). A setting no preset has may do better for this app: "
+      + "deferral-sim tune searches the knobs and writes the winner as that same file (README, "
+      + "\"Tune\")."
   }
 
   /// A preset's way of shipping; a custom policy needs this project's library.
