@@ -350,6 +350,25 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "install window ending before it starts", [("\"start\": \"0s\"", "\"start\": \"26d\"")],
       "$.population.install_window.end", "must be after start (26d)", .decoderOnly),
     .init(
+      "install weights not an array", [("\"end\": \"25d\"", "\"end\": \"25d\", \"weights\": 2")],
+      "$.population.install_window.weights", "must be a non-empty array", .rejects),
+    .init(
+      "install weight negative",
+      [("\"end\": \"25d\"", "\"end\": \"25d\", \"weights\": [1, -2]")],
+      "$.population.install_window.weights[1]", "must be a non-negative number", .rejects),
+    .init(
+      "install weights all zero", [("\"end\": \"25d\"", "\"end\": \"25d\", \"weights\": [0, 0]")],
+      "$.population.install_window.weights", "at least one part above 0", .decoderOnly),
+    .init(
+      "onboarding share above 1",
+      [
+        (
+          "\"returning_subscriber_share\": 0.1",
+          "\"returning_subscriber_share\": 0.1, \"onboarding_share\": 1.5"
+        )
+      ],
+      "$.population.onboarding_share", "must be between 0 and 1, got 1.5", .rejects),
+    .init(
       "campaign starting after the horizon",
       [("\"campaign_start\": \"3d\"", "\"campaign_start\": \"31d\"")],
       "$.messages.price_increase_consent.campaign_start", "must be before the horizon (30d)",

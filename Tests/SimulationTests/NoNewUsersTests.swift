@@ -36,4 +36,20 @@ struct NoNewUsersTests {
     let errors = try #require(ScenarioTemplates.errors(of: text))
     #expect(errors.problems.contains { $0.message.contains("set population.new_user_share to 0") })
   }
+
+  /// New users who never onboard (`onboarding_share: 0`, an app without onboarding): the
+  /// scenario needs neither an onboarding screen nor the entry, and its new users open on the
+  /// returning entry from their install.
+  @Test func newUsersWithoutOnboardingNeedNoEntry() throws {
+    let text = Self.document.replacingAll(
+      "\"new_user_share\": 0", with: "\"new_user_share\": 0.6, \"onboarding_share\": 0")
+    let scenario = try ScenarioLoader.load(json: text, file: "no-onboarding.json")
+    #expect(scenario.population.newUserShare == 0.6 && scenario.population.onboardingShare == 0)
+    #expect(scenario.entries.newUser == scenario.entries.returning)
+    let tally = try Engine.run(
+      CompiledScenario(scenario), policies: scenario.policies,
+      options: RunOptions(users: 200, replications: 1, seed: 1, jobs: 1)
+    ).tallies[0][0]
+    #expect(tally.onboardingRunsStarted == 0 && tally.newUsersOnboarding == 0)
+  }
 }

@@ -143,4 +143,60 @@ struct PopulationClosedFormTests {
       Self.poissonMixture(share: (1 - nu) * (1 - s), rate: Self.horizon / Self.meanInterval),
       "billing to existing lapsed users")
   }
+
+  /// Arrivals that grow (`install_window.weights` [1, 3] over [H/4, H/2]): an install falls in
+  /// the window's second half with probability 3/4, uniform within each half. New users who
+  /// are not subscribers receive generic messages from their install at rate (H − T)/m, so
+  /// the generic count is a Poisson mixture with E[μ] = (H − E[T])/m and Var(μ) = Var(T)/m²,
+  /// T a two-part mixture of uniforms. The plain window's count (E[T] = 3H/8) lies 14
+  /// standard deviations away, so reading the weights wrongly fails.
+  @Test func weightedInstallWindowShiftsArrivals() throws {
+    var scenario = Self.world(newUserShare: 1, subscriberShare: 0.5, returningShare: 0)
+    scenario.population.installWeights = [1, 3]
+    let tally = try Self.tally(scenario)
+    let h = Self.horizon
+    let m = Self.meanInterval
+    let (a, b) = (h / 4, h / 2)
+    let width = (b - a) / 2
+    // The two parts: (weight, mean, second moment) of a uniform on each half.
+    let parts = [(0.25, a + width / 2), (0.75, a + 1.5 * width)].map { weight, mean in
+      (weight, mean, mean * mean + width * width / 12)
+    }
+    let meanT = parts.reduce(0) { $0 + $1.0 * $1.1 }
+    let secondT = parts.reduce(0) { $0 + $1.0 * $1.2 }
+    let meanMu = (h - meanT) / m
+    let varianceMu = (secondT - meanT * meanT) / (m * m)
+    let n = Double(Self.users)
+    Self.expectNear(
+      tally.issued[3], (n * meanMu, n * (meanMu + varianceMu)), "generic from install")
+    // The same users without weights: back to the uniform window's closed form.
+    scenario.population.installWeights = []
+    let plain = try Self.tally(scenario)
+    let plainMu = (h - (a + b) / 2) / m
+    let plainVariance = (b - a) * (b - a) / 12 / (m * m)
+    Self.expectNear(plain.issued[3], (n * plainMu, n * (plainMu + plainVariance)), "uniform window")
+  }
+
+  /// `onboarding_share` o: of the new users a share o onboards (binomial), the others open on
+  /// the returning entry from their first launch and start no onboarding run; existing users
+  /// are untouched. With 0 no one onboards, and the share 1 draws as the key's absence does
+  /// (the same tally, byte for byte).
+  @Test func onboardingShareIsTheShareOfNewUsersWhoOnboard() throws {
+    let nu = 0.5
+    let o = 0.3
+    var scenario = Self.world(newUserShare: nu, subscriberShare: 0.5, returningShare: 0.2)
+    scenario.population.onboardingShare = o
+    let tally = try Self.tally(scenario)
+    Self.expectNear(tally.newUsersOnboarding, Self.binomial(nu * o), "new users who onboard")
+    #expect(tally.onboardingRunsStarted == tally.newUsersOnboarding)
+    #expect(tally.screenVisits[1] == tally.newUsersOnboarding, "only they see the intro")
+    #expect(tally.screenVisits[2] == Self.users, "everyone reaches home")
+    scenario.population.onboardingShare = 0
+    let none = try Self.tally(scenario)
+    #expect(none.newUsersOnboarding == 0 && none.screenVisits[1] == 0)
+    scenario.population.onboardingShare = 1
+    let all = try Self.tally(scenario)
+    scenario = Self.world(newUserShare: nu, subscriberShare: 0.5, returningShare: 0.2)
+    #expect(all == (try Self.tally(scenario)))
+  }
 }

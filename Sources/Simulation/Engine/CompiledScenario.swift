@@ -53,6 +53,9 @@ public struct CompiledScenario: Sendable {
   /// `entries.returning_mix` as an alias table over ``returningTargets`` (`nil` without one).
   let returningTable: AliasTable?
   let returningTargets: ContiguousArray<Int32>
+  /// `population.install_window.weights` as cumulative shares, the last exactly 1 (empty:
+  /// installs uniform over the window).
+  let installParts: ContiguousArray<Double>
 
   public init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -108,5 +111,32 @@ public struct CompiledScenario: Sendable {
     returningTable = mix.isEmpty ? nil : AliasTable(weights: mix.map(\.probability))
     returningTargets = ContiguousArray(mix.map { Int32($0.screen) })
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
+    let weights = scenario.population.installWeights
+    let total = weights.reduce(0, +)
+    var running = 0.0
+    installParts = ContiguousArray(
+      weights.indices.map { index in
+        running += weights[index]
+        return index == weights.count - 1 ? 1 : running / total
+      })
+  }
+
+  /// The install time at `u` in [0, 1) when the window is cut into weighted parts: the
+  /// inverse of the piecewise-linear distribution function (one uniform, as the plain
+  /// window takes): the first part whose cumulative share exceeds `u`, then linearly within
+  /// it. A part of weight 0 is never chosen.
+  func installTime(at u: Double) -> Double {
+    let window = scenario.population.installWindow
+    var low = 0
+    var high = installParts.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if installParts[middle] > u { high = middle } else { low = middle + 1 }
+    }
+    let before = low == 0 ? 0 : installParts[low - 1]
+    let within = (u - before) / (installParts[low] - before)
+    let width = (window.upperBound - window.lowerBound) / Double(installParts.count)
+    return min(
+      window.lowerBound + (Double(low) + within) * width, window.upperBound.nextDown)
   }
 }

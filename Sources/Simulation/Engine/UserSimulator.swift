@@ -189,19 +189,29 @@ extension UserSimulator {
     var subscriber: Bool
     var lapsed: Bool
     var installAt = 0.0
+    var onboards = isNew
     if isNew {
       let window = population.installWindow
+      let u = streams.population.uniform()
       installAt =
-        window.lowerBound + streams.population.uniform() * (window.upperBound - window.lowerBound)
+        compiled.installParts.isEmpty
+        ? window.lowerBound + u * (window.upperBound - window.lowerBound)
+        : compiled.installTime(at: u)
       subscriber = streams.population.bernoulli(population.returningSubscriberShare)
       lapsed = false
+      // A draw only when some new users skip onboarding, so other scenarios draw as before.
+      if population.onboardingShare < 1 {
+        onboards =
+          population.onboardingShare > 0
+          && streams.population.bernoulli(population.onboardingShare)
+      }
     } else {
       subscriber = streams.population.bernoulli(population.subscriberShare)
       lapsed = !subscriber
     }
     world.profile = _UserProfile(
       isNew: isNew, installAt: installAt, subscriber: subscriber, lapsed: lapsed)
-    world.completedOnboarding = !isNew
+    world.completedOnboarding = !onboards
     // A returning subscriber's App Store account has history before the install; a brand-new
     // user's starts at the install.
     let accountStart = isNew && !subscriber ? installAt : 0

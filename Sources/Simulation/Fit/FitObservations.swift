@@ -168,6 +168,9 @@ public struct FitObservations: Sendable {
   public var newSubscribers = (yes: 0, known: 0)
   /// First-seen times of new users (for the install window).
   public var newUserFirstSeen: ClosedRange<Double>?
+  /// Each new user's first-seen time (a uniform sample when there are more): how arrivals
+  /// spread over the install window (`install_window.weights`).
+  public var newUserArrivals = Reservoir<Double>(capacity: 200_000, seed: 11)
   /// Sessions after a user's first: those that began with the splash (cold) or not (warm).
   public var coldLaunches = 0
   public var warmResumes = 0

@@ -1,3 +1,4 @@
+import CGSL
 import MessageDeferral
 
 #if canImport(Glibc)
@@ -24,7 +25,11 @@ extension _ScenarioDraft {
       // not make an install window past the horizon (or of 1e303 days).
       let start = min(max(0, seen.lowerBound - windowStart), max(0, horizon - 1))
       let end = min(horizon, max(seen.upperBound - windowStart, start + 1))
-      window = "{\"start\": \(Self.duration(start)), \"end\": \(Self.duration(end))}"
+      let weights = installWeights(start: start, end: end)
+      window =
+        "{\"start\": \(Self.duration(start)), \"end\": \(Self.duration(end))"
+        + (weights.map { ", \"weights\": [\($0.map(Self.number).joined(separator: ", "))]" } ?? "")
+        + "}"
       estimates.append(
         (
           "install window", "\(Self.number(start)) s to \(Self.number(end)) s",
@@ -149,5 +154,53 @@ extension _ScenarioDraft {
       if fitted.cdf(exp(middle)) < p { low = middle } else { high = middle }
     }
     return exp(high)
+  }
+}
+
+extension _ScenarioDraft {
+  /// The part length `install_window.weights` is fitted on: 30 days.
+  static let installPartSeconds = 30.0 * 86_400
+
+  /// `install_window.weights` from the new users' first-seen times: the window [start, end)
+  /// (scenario time) cut into n = round(length / 30 days) equal parts, each weighted by its
+  /// share of arrivals (the maximum-likelihood piecewise-constant density). Written only when
+  /// there are at least 2 parts and a chi-square test of equal shares rejects them at 5%
+  /// (df n − 1; every expected count at least 5, else parts are not tested): flat arrivals
+  /// keep the plain window, and a small log does not invent a trend.
+  mutating func installWeights(start: Double, end: Double) -> [Double]? {
+    let arrivals = observations.newUserArrivals.items.map { $0 - windowStart }
+    let parts = Int((max(0, end - start) / Self.installPartSeconds).rounded())
+    guard parts >= 2, arrivals.count >= 5 * parts else { return nil }
+    var counts = [Int](repeating: 0, count: parts)
+    let width = (end - start) / Double(parts)
+    for time in arrivals {
+      let part = min(parts - 1, max(0, Int((time - start) / width)))
+      counts[part] += 1
+    }
+    let expected = Double(arrivals.count) / Double(parts)
+    let statistic =
+      counts.reduce(0) { $0 + (Double($1) - expected) * (Double($1) - expected) }
+      / expected
+    let p = gsl_cdf_chisq_Q(statistic, Double(parts - 1))
+    let shares = counts.map { Double($0) / Double(arrivals.count) }
+    let described = shares.map { Self.number(($0 * 1000).rounded() / 10) + "%" }.joined(
+      separator: ", ")
+    guard p < 0.05 else {
+      estimates.append(
+        (
+          "install window weights", "none (flat)",
+          "new users' first events per 30 days of the window, \(described), do not depart from "
+            + "flat (chi-square \(Self.number(statistic)) on \(parts - 1) df, p = "
+            + "\(Self.number(p)))"
+        ))
+      return nil
+    }
+    estimates.append(
+      (
+        "install window weights", described,
+        "new users' first events per 30 days of the window (chi-square \(Self.number(statistic)) "
+          + "on \(parts - 1) df against flat, p = \(Self.number(p)))"
+      ))
+    return shares.map { ($0 * 1e6).rounded() / 1e6 }
   }
 }

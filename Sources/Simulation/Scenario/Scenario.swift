@@ -68,8 +68,17 @@ public struct Population: Sendable, Equatable {
   /// Share of users who install during the horizon (and must onboard); the rest are existing
   /// users who have onboarded before the horizon starts. In [0, 1].
   public var newUserShare: Double
-  /// New users install at a time uniform in [start, end) (seconds), inside the horizon.
+  /// New users install at a time in [start, end) (seconds), inside the horizon: uniform, or
+  /// with ``installWeights`` piecewise uniform.
   public var installWindow: ClosedRange<Double>
+  /// Relative arrival rates of equal consecutive parts of ``installWindow`` (arrivals that
+  /// grow or shrink over the horizon); empty: uniform over the window (one part). Set after
+  /// `init`.
+  public var installWeights: [Double] = []
+  /// Share of new users who go through onboarding; the others open on the returning entry
+  /// from their first launch (an app without onboarding, or a flow some installs skip). In
+  /// [0, 1]; set after `init`.
+  public var onboardingShare: Double = 1
   /// Share of existing users who are subscribers (the rest are lapsed). In [0, 1].
   public var subscriberShare: Double
   /// Share of new installs who are returning subscribers (a reinstall, a new device): they

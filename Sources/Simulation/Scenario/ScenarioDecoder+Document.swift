@@ -68,7 +68,8 @@ extension _ScenarioDecoder {
       } ?? ScenarioLoader.defaultReplications
     let seed = top["seed"].map { readSeed($0, at: top.path("seed")) } ?? ScenarioLoader.defaultSeed
     let population = field(top, "population") { $0.readPopulation($1, at: $2, horizon: horizon) }
-    newUserShare = population?.newUserShare
+    // No new user onboards when none is new or none of them onboards: `entries.new_user` may go.
+    newUserShare = population.map { $0.onboardingShare == 0 ? 0 : $0.newUserShare }
     screenHorizon = horizon
     let sessions = field(top, "sessions") { $0.readSessions($1, at: $2) }
     let graph = readScreens(
@@ -168,9 +169,17 @@ extension _ScenarioDecoder {
       .required("install_window", "{\"start\": \"0s\", \"end\": \"25d\"}"),
       .required("subscriber_share", "0.4"),
       .required("returning_subscriber_share", "0.1"),
+      .optional("onboarding_share"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "who the users are") else {
       return nil
+    }
+    var onboardingShare = 1.0
+    if let shareNode = object["onboarding_share"] {
+      guard let share = readProbability(shareNode, at: object.path("onboarding_share")) else {
+        return nil
+      }
+      onboardingShare = share
     }
     let newUserShare = field(object, "new_user_share") { $0.readProbability($1, at: $2) }
     let window = field(object, "install_window") {
@@ -179,15 +188,20 @@ extension _ScenarioDecoder {
     let subscriberShare = field(object, "subscriber_share") { $0.readProbability($1, at: $2) }
     let returning = field(object, "returning_subscriber_share") { $0.readProbability($1, at: $2) }
     guard let newUserShare, let window, let subscriberShare, let returning else { return nil }
-    return Population(
-      newUserShare: newUserShare, installWindow: window, subscriberShare: subscriberShare,
+    var population = Population(
+      newUserShare: newUserShare, installWindow: window.range, subscriberShare: subscriberShare,
       returningSubscriberShare: returning)
+    population.installWeights = window.weights
+    population.onboardingShare = onboardingShare
+    return population
   }
 
   mutating func readInstallWindow(
     _ node: JSONNode, at path: String, horizon: Double?
-  ) -> ClosedRange<Double>? {
-    let keys: [_Key] = [.required("start", "\"0s\""), .required("end", "\"25d\"")]
+  ) -> (range: ClosedRange<Double>, weights: [Double])? {
+    let keys: [_Key] = [
+      .required("start", "\"0s\""), .required("end", "\"25d\""), .optional("weights"),
+    ]
     guard let object = readObject(node, at: path, keys: keys, what: "when new users install") else {
       return nil
     }
@@ -212,8 +226,52 @@ extension _ScenarioDecoder {
           + "\(Self.shown(object["end"]!)); new users install within the horizon")
       return nil
     }
-    return start...end
+    var weights: [Double] = []
+    if let weightsNode = object["weights"] {
+      guard let read = readInstallWeights(weightsNode, at: object.path("weights")) else {
+        return nil
+      }
+      weights = read
+    }
+    return (start...end, weights)
   }
+
+  /// `population.install_window.weights`: relative arrival rates of equal consecutive parts of
+  /// the window; non-negative, finite, not all 0, at most ``maximumInstallParts``.
+  mutating func readInstallWeights(_ node: JSONNode, at path: String) -> [Double]? {
+    let example = "[1, 2, 4] (arrivals doubling from one third of the window to the next)"
+    guard case .array(let elements) = node.value, !elements.isEmpty,
+      elements.count <= Self.maximumInstallParts
+    else {
+      report(
+        path, node,
+        "must be a non-empty array of at most \(Self.maximumInstallParts) numbers; write "
+          + "relative arrival rates, one per equal part of the window, such as \(example)")
+      return nil
+    }
+    var weights: [Double] = []
+    for (index, element) in elements.enumerated() {
+      guard case .number(let value, _) = element.value, value.isFinite, value >= 0, value <= 1e12
+      else {
+        report(
+          _JSONPath.element(path, index), element,
+          "must be a non-negative number, got \(Self.shown(element)); write a relative arrival "
+            + "rate (0 for a part without installs, at most 1e12)")
+        return nil
+      }
+      weights.append(value)
+    }
+    guard weights.contains(where: { $0 > 0 }) else {
+      report(
+        path, node,
+        "must have at least one part above 0 (no user could install); write e.g. \(example)")
+      return nil
+    }
+    return weights
+  }
+
+  /// The most parts `install_window.weights` may give.
+  static let maximumInstallParts = 1000
 
   mutating func readSessions(_ node: JSONNode, at path: String) -> Sessions? {
     let keys: [_Key] = [
