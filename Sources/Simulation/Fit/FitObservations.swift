@@ -163,6 +163,9 @@ public struct FitObservations: Sendable {
   public var gaps = Reservoir<DurationSample>(capacity: gapCapacity, seed: 7)
   public var users = 0
   public var newUsers = 0
+  /// New users whose first screen after the splash was an onboarding screen (all of them under
+  /// the map's `starts_onboarding` rule; under `first_open`, the share that onboards).
+  public var newUsersOnboarding = 0
   /// Subscriber status where the log carries it: (subscribers, users with a status).
   public var existingSubscribers = (yes: 0, known: 0)
   public var newSubscribers = (yes: 0, known: 0)

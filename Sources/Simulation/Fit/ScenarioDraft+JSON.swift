@@ -58,8 +58,9 @@ extension _ScenarioDraft {
         + returningMix.map { "\(Self.quoted(map.screens[$0.screen].name)): \($0.probability)" }
         .joined(separator: ", ") + "}"
     lines.append(
-      "  \"entries\": {\"cold_launch\": \(Self.quoted(launchName)), \"new_user\": "
-        + "\(Self.quoted(newUserName)), \"returning\": \(Self.quoted(returningName))\(mix)}")
+      "  \"entries\": {\"cold_launch\": \(Self.quoted(launchName)), "
+        + (logShowsNoOnboarding ? "" : "\"new_user\": \(Self.quoted(newUserName)), ")
+        + "\"returning\": \(Self.quoted(returningName))\(mix)}")
     lines.append("  \"onboarding\": \(onboardingLine)")
     for key in ["scene", "sheet_dwell", "messages", "policies", "baseline"] {
       lines.append("  \"\(key)\": \(templateSection(key))")

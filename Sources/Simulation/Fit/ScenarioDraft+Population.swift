@@ -53,10 +53,26 @@ extension _ScenarioDraft {
     let returningSubscribers = shareOrDefault(
       observations.newSubscribers, template.population.returningSubscriberShare,
       "returning-subscriber share of new users")
+    var onboarding = ""
+    if observations.newUsers > 0 {
+      let onboarded = logShowsNoOnboarding ? 0 : observations.newUsersOnboarding
+      if onboarded < observations.newUsers {
+        let share = Double(onboarded) / Double(observations.newUsers)
+        onboarding = ", \"onboarding_share\": \(Self.number(share))"
+        estimates.append(
+          (
+            "onboarding share of new users", Self.number(share),
+            logShowsNoOnboarding
+              ? "the log shows no onboarding screen: new users open where returning ones do"
+              : "\(ScenarioFit.share(onboarded, observations.newUsers)) new users' first screen "
+                + "after the splash is an onboarding screen"
+          ))
+      }
+    }
     population =
       "{\"new_user_share\": \(Self.number(newShare)), \"install_window\": \(window), "
       + "\"subscriber_share\": \(subscribers), \"returning_subscriber_share\": "
-      + "\(returningSubscribers)}"
+      + "\(returningSubscribers)\(onboarding)}"
 
     let gapSpec = gap.chosen?.spec ?? template.sessions.gap
     if gap.chosen == nil {

@@ -88,7 +88,9 @@ extension _ScenarioDraft {
       defaults.append(
         "a home screen '\(name)': the log shows no screen of another kind than onboarding")
     }
-    if map.screenIndex[newUserName] == nil {
+    if logShowsNoOnboarding {
+      newUserName = returningName
+    } else if map.screenIndex[newUserName] == nil {
       screenLines.append(
         "    {\"name\": \(Self.quoted(newUserName)), \"kind\": \"onboarding\", \"dwell\": "
           + "{\"fixed\": \"1s\"}, \"transitions\": {\(Self.quoted(returningName)): 1}}")

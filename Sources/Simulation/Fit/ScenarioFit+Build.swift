@@ -56,6 +56,9 @@ struct _ScenarioDraft {
   var seen: [Int] = []
   var launchName = ""
   var newUserName = ""
+  /// The log shows no onboarding screen: new users (if any) do not onboard
+  /// (`population.onboarding_share` 0) and no onboarding screen is invented for them.
+  var logShowsNoOnboarding = false
   var returningName = ""
   /// The cold-launch entry mix of onboarded users (``entryMix(among:)``); empty: one screen.
   var returningMix: [(screen: Int, probability: Double)] = []
@@ -191,10 +194,15 @@ struct _ScenarioDraft {
     let onboarding = map.onboarding.compactMap { map.screenIndex[$0] }.filter(seen.contains)
     if let first = onboarding.first {
       newUserName = screens[first].name
-    } else {
+    } else if seen.contains(where: { screens[$0].kind == .onboarding }) {
       newUserName = fresh("onboarding")
       defaults.append(
-        "an onboarding screen '\(newUserName)' (1 s, then on): the log shows no onboarding screen")
+        "an onboarding screen '\(newUserName)' (1 s, then on): the map's onboarding order names "
+          + "no screen the log shows")
+    } else {
+      // New users open where returning ones do (`onboarding_share` 0, `entries.new_user` left
+      // out): nothing is invented for them to walk through.
+      logShowsNoOnboarding = true
     }
   }
 }

@@ -265,6 +265,7 @@ struct _SessionBuilder {
         map.newUsers == .firstOpen ? state.firstOpenSeen : (state.startedOnboarding ?? false)
       if isNew {
         observations.newUsers += 1
+        if state.startedOnboarding == true { observations.newUsersOnboarding += 1 }
         observations.newUserArrivals.add(state.firstSeen)
         let seen = observations.newUserFirstSeen
         observations.newUserFirstSeen =
