@@ -123,6 +123,14 @@ extension UserSimulator {
       trace(.churned, message: -1, H.self)
       return
     }
+    // Leaving for good (`sessions.churn_probability`): a draw only with the key, so other
+    // scenarios draw as before.
+    let churn = compiled.scenario.sessions.churnProbability
+    if churn > 0, streams.journey.bernoulli(churn) {
+      world.churned = true
+      trace(.churned, message: -1, H.self)
+      return
+    }
     let away = gap.isNaN ? compiled.gap.draw(&streams.journey, at: world.now) : gap
     world.queue.push(time: world.now + away, payload: _Event(kind: .open))
   }

@@ -12,6 +12,8 @@ import CGSL
 struct _FitData {
   var complete: [Double] = []
   var censored: [Double] = []
+  /// Each censored duration's ``DurationSample/weight``.
+  var censoredWeights: [Double] = []
   /// (low, high, how many): the true duration is in (low, high); `high` infinite for a
   /// right-censored duration read with a resolution.
   var intervals: [(low: Double, high: Double, count: Double)] = []
@@ -24,7 +26,7 @@ struct _FitData {
   var start = (n: 0.0, sum: 0.0, sumLog: 0.0, sumLog2: 0.0, values: [Double]())
 
   init(_ samples: [DurationSample]) {
-    var grouped: [Double: [Double: Int]] = [:]
+    var grouped: [Double: [Double: Double]] = [:]
     for sample in samples {
       if sample.resolution > 0 {
         let (low, high) = sample.bounds
@@ -34,11 +36,12 @@ struct _FitData {
           intervalCount += 1
           addStart(max((low + high) / 2, DurationFit.resolution))
         }
-        grouped[low, default: [:]][high, default: 0] += 1
+        grouped[low, default: [:]][high, default: 0] += sample.censored ? sample.weight : 1
       } else if sample.censored {
         guard sample.seconds > 0 else { continue }
         censored.append(sample.seconds)
-        totalTime += sample.seconds
+        censoredWeights.append(sample.weight)
+        totalTime += sample.weight * sample.seconds
       } else {
         let x = max(sample.seconds, DurationFit.resolution)
         complete.append(x)
@@ -51,7 +54,7 @@ struct _FitData {
     }
     for low in grouped.keys.sorted() {
       for (high, count) in grouped[low]!.sorted(by: { $0.key < $1.key }) {
-        intervals.append((low, high, Double(count)))
+        intervals.append((low, high, count))
       }
     }
   }
@@ -142,19 +145,23 @@ struct _FitData {
       let squares = sumLogX2 - 2 * mu * sumLogX + n * mu * mu
       var value =
         sumLogX + n * log(sigma) + 0.5 * n * log(2 * Double.pi) + squares / (2 * sigma * sigma)
-      for c in censored { value -= Self.logNormalTail((log(c) - mu) / sigma) }
+      for (c, w) in zip(censored, censoredWeights) {
+        value -= w * Self.logNormalTail((log(c) - mu) / sigma)
+      }
       return value
     case .gamma:
       let (shape, scale) = (a, b)
       var value =
         -((shape - 1) * sumLogX - sumX / scale - n * lgamma(shape) - n * shape * log(scale))
-      for c in censored { value -= log(gsl_cdf_gamma_Q(c, shape, scale)) }
+      for (c, w) in zip(censored, censoredWeights) {
+        value -= w * log(gsl_cdf_gamma_Q(c, shape, scale))
+      }
       return value
     case .weibull:
       let (shape, scale) = (a, b)
       var powers = 0.0
       for x in complete { powers += pow(x / scale, shape) }
-      for c in censored { powers += pow(c / scale, shape) }
+      for (c, w) in zip(censored, censoredWeights) { powers += w * pow(c / scale, shape) }
       return -n * log(shape) + n * shape * log(scale) - (shape - 1) * sumLogX + powers
     case .exponential:
       return n * log(a) + totalTime / a

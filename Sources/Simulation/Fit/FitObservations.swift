@@ -11,6 +11,11 @@ public struct DurationSample: Sendable, Equatable {
   public var censored: Bool
   /// The timestamps' resolution (0: exact).
   public var resolution: Double
+  /// How much a censored duration counts in a likelihood (1: fully). Below 1 when it may not
+  /// be a duration of this kind at all: a user's last gap that may be a departure for good
+  /// (`fit`'s churn estimate weighs it by the chance the user is still coming back).
+  /// Complete durations always count 1.
+  public var weight: Double = 1
 
   public init(seconds: Double, censored: Bool, resolution: Double = 0) {
     self.seconds = seconds

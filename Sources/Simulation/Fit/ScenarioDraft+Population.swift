@@ -74,6 +74,7 @@ extension _ScenarioDraft {
       + "\"subscriber_share\": \(subscribers), \"returning_subscriber_share\": "
       + "\(returningSubscribers)\(onboarding)}"
 
+    let churn = fitChurn()
     let gapSpec = gap.chosen?.spec ?? template.sessions.gap
     if gap.chosen == nil {
       self.defaults.append("the gap between sessions: no user came back within the log")
@@ -126,6 +127,9 @@ extension _ScenarioDraft {
       "\"delivery\": \"\(template.sessions.delivery.rawValue)\"",
       "\"fetch_delay\": \(Self.json(template.sessions.fetchDelay))",
     ]
+    if let churn {
+      sessionsLines.append("\"churn_probability\": \(Self.number(churn))")
+    }
     if let odds = positionOdds {
       sessionsLines.append(
         "\"leave_odds_by_position\": ["

@@ -138,6 +138,10 @@ public struct Sessions: Sendable, Equatable {
   /// later screen), and its other transitions keep their relative weights. A screen whose
   /// background probability is 0 or 1 is not changed. Factors positive and finite.
   public var leaveOddsByPosition: [Double] = []
+  /// `churn_probability`: at each stay in the background, the chance the user never comes back
+  /// (a lifetime counted in sessions, geometric); 0: every user returns until the horizon.
+  /// In [0, 1); set after `init`.
+  public var churnProbability: Double = 0
   /// Delay between a launch (or a resume at which StoreKit delivers, ``DeliveryMode``) and
   /// StoreKit delivering the messages it holds.
   public var fetchDelay: DistributionSpec

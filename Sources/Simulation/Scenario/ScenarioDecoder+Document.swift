@@ -281,6 +281,7 @@ extension _ScenarioDecoder {
       .optional("delivery"),
       .required("fetch_delay", "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}"),
       .optional("leave_odds_by_position"),
+      .optional("churn_probability"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "how users come and go") else {
       return nil
@@ -310,6 +311,18 @@ extension _ScenarioDecoder {
         return nil
       }
       sessions.leaveOddsByPosition = odds
+    }
+    if let churnNode = object["churn_probability"] {
+      let at = object.path("churn_probability")
+      guard let churn = readProbability(churnNode, at: at) else { return nil }
+      guard churn < 1 else {
+        report(
+          at, churnNode,
+          "must be below 1, got 1; with 1 no user would ever come back after a first session "
+            + "(write e.g. 0.02: 2% of stays in the background end in leaving for good)")
+        return nil
+      }
+      sessions.churnProbability = churn
     }
     return sessions
   }
