@@ -28,6 +28,8 @@ public struct CompiledScenario: Sendable {
   let gap: Sampler
   /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
   let firstOpen: ForwardRecurrence
+  /// `sessions.daily_rhythm`, compiled (`nil`: gaps run on the real clock).
+  let rhythm: RhythmClock?
   /// How long a suspended process survives (`nil`: a constant termination probability).
   let backgroundSurvival: Sampler?
   let fetchDelay: Sampler
@@ -76,6 +78,7 @@ public struct CompiledScenario: Sendable {
     transitionTargetIndex = targets
     gap = Sampler(scenario.sessions.gap)
     firstOpen = ForwardRecurrence(scenario.sessions.gap)
+    rhythm = scenario.sessions.dailyRhythm.map(RhythmClock.init)
     backgroundSurvival = scenario.sessions.backgroundSurvival.map { Sampler($0) }
     fetchDelay = Sampler(scenario.sessions.fetchDelay)
     activationDelay = Sampler(scenario.scene.activationDelay)

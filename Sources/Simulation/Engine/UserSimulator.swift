@@ -191,8 +191,14 @@ extension UserSimulator {
     var installAt = 0.0
     if isNew {
       let window = population.installWindow
-      installAt =
-        window.lowerBound + streams.population.uniform() * (window.upperBound - window.lowerBound)
+      let u = streams.population.uniform()
+      installAt = window.lowerBound + u * (window.upperBound - window.lowerBound)
+      if let rhythm = compiled.rhythm {
+        // Spread in proportion to the rhythm's rate: uniform on its active clock.
+        let span = rhythm.activeTime(from: window.lowerBound, to: window.upperBound)
+        installAt = min(
+          rhythm.time(after: u * span, from: window.lowerBound), window.upperBound)
+      }
       subscriber = streams.population.bernoulli(population.returningSubscriberShare)
       lapsed = false
     } else {
@@ -236,7 +242,11 @@ extension UserSimulator {
     }
     issueCampaigns(accountStart: accountStart)
     issueBillingRenewals(accountStart: accountStart)
-    let firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
+    var firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
+    if !isNew, let rhythm = compiled.rhythm {
+      // Steady state under the rhythm: the forward-recurrence time on its active clock.
+      firstOpen = rhythm.time(after: firstOpen, from: 0)
+    }
     world.queue.push(time: firstOpen, payload: _Event(kind: .open))
     orderArrivals()
   }

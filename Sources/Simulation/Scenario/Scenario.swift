@@ -129,6 +129,9 @@ public struct Sessions: Sendable, Equatable {
   /// later screen), and its other transitions keep their relative weights. A screen whose
   /// background probability is 0 or 1 is not changed. Factors positive and finite.
   public var leaveOddsByPosition: [Double] = []
+  /// When users open the app by local hour and weekday (`sessions.daily_rhythm`); `nil`: at
+  /// any hour alike (the gap is drawn on the real clock).
+  public var dailyRhythm: DailyRhythm? = nil
   /// Delay between a launch (or a resume at which StoreKit delivers, ``DeliveryMode``) and
   /// StoreKit delivering the messages it holds.
   public var fetchDelay: DistributionSpec
@@ -311,6 +314,10 @@ public struct MessageCampaign: Sendable, Equatable {
   public var audienceShare: Double
   /// Time after issuance at which it expires; `nil`: never.
   public var expiry: DistributionSpec?
+  /// When set (`local_time`, seconds after local midnight): each message is issued at the
+  /// first moment at or after its drawn time whose local time of day is this, on the clock of
+  /// `sessions.daily_rhythm` (without one, simulated time 0 is local midnight).
+  public var localTime: Double? = nil
 
   public init(
     reason: Reason, audience: Audience, start: Double, rolloutWindow: Double,
