@@ -105,6 +105,7 @@ extension _ScenarioDraft {
       "\"delivery\": \"\(template.sessions.delivery.rawValue)\"",
       "\"fetch_delay\": \(Self.json(template.sessions.fetchDelay))",
     ]
+    if let rhythmLine { sessionsLines.append(rhythmLine) }
     if let odds = positionOdds {
       sessionsLines.append(
         "\"leave_odds_by_position\": ["

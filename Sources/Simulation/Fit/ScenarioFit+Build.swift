@@ -14,6 +14,7 @@ extension ScenarioFit {
     var draft = _ScenarioDraft(observations: observations, map: map)
     draft.fitScreens()
     draft.fitTransitions()
+    draft.fitRhythm()
     draft.fitPopulation()
     draft.warnAboutDetails()
     let json = draft.json()
@@ -63,6 +64,8 @@ struct _ScenarioDraft {
   var positionOdds: _PositionOdds?
   var population = ""
   var sessionsLines: [String] = []
+  /// `"daily_rhythm": {...}` when the log's starts reject a flat rhythm (``fitRhythm()``).
+  var rhythmLine: String?
   var onboardingLine = ""
 
   init(observations: FitObservations, map: FitMap) {
