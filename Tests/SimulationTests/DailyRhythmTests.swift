@@ -224,6 +224,25 @@ struct DailyRhythmTests {
     #expect(days.count >= 3)
   }
 
+  /// The consent campaign's `local_time` likewise (an odd offset, +05:30), its deadline
+  /// counted from the shifted issue.
+  @Test func theConsentCampaignIsTimedInLocalTime() throws {
+    let rhythm = DailyRhythm(hours: DailyRhythm.flatHours, utcOffset: 5 * 3600 + 1800)
+    var scenario = Fixtures.latencyToNextOpen(nu: 1.0 / 3600, window: 2 * 86_400)
+    scenario.sessions.dailyRhythm = rhythm
+    scenario.horizon = 5 * 86_400
+    var consent = try #require(scenario.messages.consent)
+    consent.localTime = 21 * 3600 + 1800
+    scenario.messages.consent = consent
+    let issued = Self.record(scenario, users: 300).flatMap(\.issued)
+    #expect(issued.count == 300)
+    for t in issued {
+      let local = Self.localWeekSeconds(t, rhythm).truncatingRemainder(dividingBy: 86_400)
+      #expect(abs(local - 77_400) < 1e-6, "issued at local \(local) s")
+      #expect(t < 3 * 86_400)
+    }
+  }
+
   // MARK: Decoding
 
   static func document(_ rhythm: String) -> String {
@@ -304,6 +323,7 @@ struct DailyRhythmTests {
       (#""23:59:59""#, nil),
       (#""24:00""#, "$.messages.campaigns[0].local_time"),
       (#""10h""#, "$.messages.campaigns[0].local_time"),
+      (#""7:00""#, "$.messages.campaigns[0].local_time"),
       ("600", "$.messages.campaigns[0].local_time"),
     ] as [(String, String?)])
   func campaignLocalTimesAreChecked(value: String, path: String?) throws {

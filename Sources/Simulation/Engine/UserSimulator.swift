@@ -218,7 +218,11 @@ extension UserSimulator {
       let deadline = compiled.consentDeadline!.draw(&streams.appStore, at: campaign.start + offset)
       let expiry =
         compiled.consentExpiry?.draw(&streams.appStore, at: campaign.start + offset) ?? .infinity
-      let issuedAt = campaign.start + offset
+      var issuedAt = campaign.start + offset
+      if let localTime = campaign.localTime {
+        issuedAt = RhythmClock.next(
+          localTime, atOrAfter: issuedAt, shift: compiled.rhythm?.shift ?? 0)
+      }
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(
           .priceIncreaseConsent, at: issuedAt, deadline: issuedAt + deadline, expiry: expiry)

@@ -288,6 +288,9 @@ public struct ConsentCampaign: Sendable, Equatable {
   public var deadline: DistributionSpec
   /// Time after issuance at which it expires (consent given elsewhere); `nil`: never.
   public var expiry: DistributionSpec?
+  /// When set (`local_time`), as ``MessageCampaign/localTime``: issued at the next such local
+  /// time of day from the drawn time; the deadline counts from then.
+  public var localTime: Double? = nil
 
   public init(
     start: Double, rolloutWindow: Double, audienceShare: Double, deadline: DistributionSpec,

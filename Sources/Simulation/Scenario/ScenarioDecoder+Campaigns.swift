@@ -69,19 +69,7 @@ extension _ScenarioDecoder {
     let share =
       object["audience_share"].map { readProbability($0, at: object.path("audience_share")) } ?? 1
     let expiry = readExpiry(object)
-    var localTime: Double?? = .some(nil)
-    if let timeNode = object["local_time"] {
-      if case .string(let text) = timeNode.value, let seconds = Self.weekTime("monday " + text) {
-        localTime = .some(seconds)
-      } else {
-        report(
-          object.path("local_time"), timeNode,
-          "must be a local time of day \"HH:MM\" or \"HH:MM:SS\" (00:00 to 23:59:59), got "
-            + "\(Self.shown(timeNode)); such as \"10:00\" (each message is issued at the next "
-            + "10:00 in the users' time zone)")
-        localTime = nil
-      }
-    }
+    let localTime = readLocalTime(object)
     guard let entry, let audience, let start, let window, let share, let expiry, let localTime
     else {
       return nil

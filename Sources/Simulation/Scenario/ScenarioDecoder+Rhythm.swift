@@ -86,6 +86,21 @@ extension _ScenarioDecoder {
     return weights
   }
 
+  /// A campaign's `local_time` (`"HH:MM"` or `"HH:MM:SS"`, seconds after local midnight):
+  /// `.some(nil)` when absent, `nil` when invalid (reported).
+  mutating func readLocalTime(_ object: _Object) -> Double?? {
+    guard let node = object["local_time"] else { return .some(nil) }
+    if case .string(let text) = node.value, let seconds = Self.weekTime("monday " + text) {
+      return .some(seconds)
+    }
+    report(
+      object.path("local_time"), node,
+      "must be a local time of day \"HH:MM\" or \"HH:MM:SS\" (00:00 to 23:59:59), got "
+        + "\(Self.shown(node)); such as \"10:00\" (each message is issued at the next 10:00 in "
+        + "the users' time zone)")
+    return nil
+  }
+
   /// Seconds from Monday 00:00 of `"<weekday> HH:MM"` or `"<weekday> HH:MM:SS"`.
   static func weekTime(_ text: String) -> Double? {
     let parts = text.split(separator: " ", omittingEmptySubsequences: true)
