@@ -103,6 +103,20 @@ struct DailyRhythmTests {
       abs(clock.activeTime(from: monday9, to: monday9 + 3 * 3600) - 3 * 3600 * 3 / mean) < 1e-6)
   }
 
+  /// Tiny weights do not underflow: weights of 1e-300 in one hour and one weekday make that
+  /// hour the only one with a rate (168 over a week, so its week's active time is a week).
+  @Test func tinyWeightsStillMakeAClock() {
+    var hours = [Double](repeating: 0, count: 24)
+    hours[5] = 1e-300
+    var days = [Double](repeating: 0, count: 7)
+    days[2] = 1e-300
+    let clock = RhythmClock(DailyRhythm(hours: hours, weekdays: days))
+    #expect(abs(clock.activeTime(from: 0, to: 604_800) - 604_800) < 1e-6)
+    // From Monday 00:00 the first active instant is Wednesday 05:00.
+    #expect(clock.time(after: 0, from: 0) == 2 * 86_400 + 5 * 3600)
+    #expect(clock.rate(at: 2 * 86_400 + 5 * 3600 + 1) == 168)
+  }
+
   /// A campaign's local time is the next such time of day on the rhythm's clock.
   @Test func nextLocalTimeOfDay() {
     #expect(RhythmClock.next(36_000, atOrAfter: 0, shift: 0) == 36_000)

@@ -22,9 +22,16 @@ public struct RhythmClock: Sendable {
     precondition(
       rhythm.hours.count == 24 && rhythm.weekdays.count == 7,
       "A daily rhythm has 24 hour weights and 7 weekday weights")
+    // Each profile over its largest weight first, so the busiest hour's product is 1 and the
+    // mean cannot underflow to 0 (weights of 1e-300 times 1e-300).
+    let hourMax = rhythm.hours.max() ?? 0
+    let dayMax = rhythm.weekdays.max() ?? 0
+    precondition(hourMax > 0 && dayMax > 0, "A daily rhythm needs a positive weight")
     var raw = ContiguousArray<Double>()
     for day in 0..<7 {
-      for hour in 0..<24 { raw.append(rhythm.weekdays[day] * rhythm.hours[hour]) }
+      for hour in 0..<24 {
+        raw.append((rhythm.weekdays[day] / dayMax) * (rhythm.hours[hour] / hourMax))
+      }
     }
     let mean = raw.reduce(0, +) / 168
     precondition(mean > 0 && mean.isFinite, "A daily rhythm needs a positive weight")
