@@ -106,6 +106,11 @@ M77 @@ Sources/Simulation/Engine/Strategies/BranchGroups.swift @@ SegmentLatency
 M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ if screen.kind == .immersive { immersive += tally.screenInterrupted[index] } @@ if screen.kind == .immersive { immersive += tally.screenVisits[index] }
 M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
 M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
+M81 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DailyRhythmTests @@ firstOpen = rhythm.time(after: firstOpen, from: 0) @@ firstOpen = rhythm.time(after: 0, from: firstOpen)
+M82 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DailyRhythmTests @@ return rhythm.time(after: drawn, from: world.now) - world.now @@ return drawn
+M83 @@ Sources/Simulation/Fit/ScenarioDraft+Rhythm.swift @@ FitRhythmRoundTripTests @@ existing * window[$0] + observations.newUserExposure[$0] @@ existing * window[$0]
+M84 @@ Sources/Simulation/Engine/UserSimulator+Campaigns.swift @@ DailyRhythmTests @@ localTime, atOrAfter: issuedAt, shift: compiled.rhythm?.shift ?? 0) @@ localTime, atOrAfter: issuedAt, shift: 0)
+M85 @@ Sources/Simulation/Fit/ScenarioDraft+Rhythm.swift @@ FitRhythmRoundTripTests @@     gap = ScenarioFit.summarize( @@     _ = ScenarioFit.summarize(
 EOF
 )
 

@@ -373,5 +373,46 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       [("\"campaign_start\": \"3d\"", "\"campaign_start\": \"31d\"")],
       "$.messages.price_increase_consent.campaign_start", "must be before the horizon (30d)",
       .decoderOnly),
+    // sessions.daily_rhythm and a campaign's local time.
+    .init(
+      "daily rhythm with 3 hours", [(fetchDelay, rhythm("[1, 2, 3]"))],
+      "$.sessions.daily_rhythm.hours", "must be an array of 24 relative weights", .rejects),
+    .init(
+      "daily rhythm with a negative hour", [(fetchDelay, rhythm("[-1, " + ones(23) + "]"))],
+      "$.sessions.daily_rhythm.hours[0]", "must be a non-negative number", .rejects),
+    .init(
+      "daily rhythm of zeros",
+      [
+        (
+          fetchDelay,
+          rhythm("[" + [String](repeating: "0", count: 24).joined(separator: ", ") + "]")
+        )
+      ],
+      "$.sessions.daily_rhythm.hours", "must not be all 0", .decoderOnly),
+    .init(
+      "daily rhythm with a bad offset",
+      [(fetchDelay, rhythm("[" + ones(24) + "]", extra: ", \"utc_offset\": \"2h\""))],
+      "$.sessions.daily_rhythm.utc_offset", "offset from UTC", .rejects),
+    .init(
+      "daily rhythm with a bad time zero",
+      [(fetchDelay, rhythm("[" + ones(24) + "]", extra: ", \"time_zero\": \"Monday 00:00\""))],
+      "$.sessions.daily_rhythm.time_zero", "weekday and UTC time of day", .rejects),
+    .init(
+      "campaign with a bad local time",
+      [
+        (
+          "\"messages\": {",
+          "\"messages\": {\"campaigns\": [{\"reason\": \"generic\", \"start\": \"1d\", "
+            + "\"local_time\": \"25:00\"}], "
+        )
+      ], "$.messages.campaigns[0].local_time", "local time of day", .rejects),
   ]
+
+  static let fetchDelay = "\"fetch_delay\": {\"fixed\": \"1s\"}"
+  static func ones(_ count: Int) -> String {
+    [String](repeating: "1", count: count).joined(separator: ", ")
+  }
+  static func rhythm(_ hours: String, extra: String = "") -> String {
+    fetchDelay + ", \"daily_rhythm\": {\"hours\": " + hours + extra + "}"
+  }
 }

@@ -7,7 +7,7 @@ import Simulation
 ///
 /// Supported: `type`, `properties`, `required`, `additionalProperties`, `enum`, `const`,
 /// `pattern` (NSRegularExpression), `minimum`, `maximum`, `exclusiveMinimum`, `items`,
-/// `minItems`, `uniqueItems`, `minProperties`, `maxProperties`, `oneOf`, `anyOf`, and `$ref`
+/// `minItems`, `maxItems`, `uniqueItems`, `minProperties`, `maxProperties`, `oneOf`, `anyOf`, and `$ref`
 /// to `#/$defs/...`; annotations (`$schema`, `title`, `description`, `$defs`) are ignored.
 /// Any other keyword is recorded in ``unsupported``, so the schema cannot silently rely on
 /// something this validator skips.
@@ -15,7 +15,8 @@ struct MiniJSONSchema {
   static let keywords: Set<String> = [
     "$schema", "$id", "title", "description", "$defs", "type", "properties", "required",
     "additionalProperties", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum",
-    "items", "minItems", "uniqueItems", "minProperties", "maxProperties", "oneOf", "anyOf", "$ref",
+    "items", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "oneOf",
+    "anyOf", "$ref",
   ]
 
   let root: JSONNode
@@ -100,6 +101,9 @@ struct MiniJSONSchema {
     case .array(let elements):
       if case .number(let bound, _)? = schema["minItems"]?.value, Double(elements.count) < bound {
         found.append("\(path): fewer than \(bound) items")
+      }
+      if case .number(let bound, _)? = schema["maxItems"]?.value, Double(elements.count) > bound {
+        found.append("\(path): more than \(bound) items")
       }
       if case .bool(true)? = schema["uniqueItems"]?.value {
         let values = elements.map(\.configValue)

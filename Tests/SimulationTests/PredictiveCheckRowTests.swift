@@ -45,6 +45,10 @@ struct PredictiveCheckRowTests {
     // Checkout: 1/2 against 1/4, relative to 1/2.
     #expect(try row("sessions reaching checkout").value == 0.5)
     #expect(try row("session starts 08:00–22:00").value == 0.25)
+    // Hour profile: 09:00 3/4 against 1, 23:00 1/4 against 0: TV = (1/4 + 1/4) / 2.
+    #expect(try row("hour-of-day profile of session starts (24 hours)").value == 0.25)
+    #expect(
+      try row("hour-of-day profile of session starts (24 hours)").observed == "peak 09:00 75.0%")
     #expect(try row("screens per session").passes)
     #expect(try !row("sessions per user").passes)
     let warnings = PredictiveCheck.warnings(rows)
@@ -56,5 +60,25 @@ struct PredictiveCheckRowTests {
     // A log against itself passes every row.
     let same = PredictiveCheck.compare(observed: observed, simulated: observed, checkout: true)
     #expect(same.allSatisfy { $0.passes && $0.value == 0 })
+  }
+
+  @Test("3-screen paths: the log's top 5 (ties by name) and the rest as one, TV by hand")
+  func paths() throws {
+    var observed = JourneyStats()
+    observed.threeScreenPaths = ["A": 5, "B": 3, "C": 1, "D": 1, "E": 1, "F": 1, "G": 1]
+    var simulated = JourneyStats()
+    simulated.threeScreenPaths = ["A": 2, "B": 2, "F": 4]
+    let rows = PredictiveCheck.compare(observed: observed, simulated: simulated, checkout: false)
+    let row = try #require(
+      rows.first { $0.name == "3-screen paths (the log's top 5, the rest as one)" })
+    // Kept: A, B, C, D, E (F and G, tied with C–E, come later by name). In 52nds, observed
+    // A 20, B 12, C+D+E 12, other 8; simulated A 13, B 13, other 26: TV = (7 + 1 + 12 + 18) / 104.
+    #expect(abs(row.value - 19.0 / 52) < 1e-12, "\(row.value)")
+    #expect(row.observed == "A 38.5%")
+    #expect(row.simulated == "A 25.0%")
+    #expect(!row.passes)
+    // A log against itself gives 0.
+    let same = PredictiveCheck.compare(observed: observed, simulated: observed, checkout: false)
+    #expect(same.first { $0.name == row.name }?.value == 0)
   }
 }

@@ -28,6 +28,8 @@ public struct CompiledScenario: Sendable {
   let gap: Sampler
   /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
   let firstOpen: ForwardRecurrence
+  /// `sessions.daily_rhythm`, compiled (`nil`: gaps run on the real clock).
+  let rhythm: RhythmClock?
   /// How long a suspended process survives (`nil`: a constant termination probability).
   let backgroundSurvival: Sampler?
   let fetchDelay: Sampler
@@ -56,6 +58,8 @@ public struct CompiledScenario: Sendable {
   /// `population.install_window.weights` as cumulative shares, the last exactly 1 (empty:
   /// installs uniform over the window).
   let installParts: ContiguousArray<Double>
+  /// Each part's active time on ``rhythm``'s clock (its length without one).
+  let installPartActive: ContiguousArray<Double>
 
   public init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -79,6 +83,7 @@ public struct CompiledScenario: Sendable {
     transitionTargetIndex = targets
     gap = Sampler(scenario.sessions.gap)
     firstOpen = ForwardRecurrence(scenario.sessions.gap)
+    rhythm = scenario.sessions.dailyRhythm.map(RhythmClock.init)
     backgroundSurvival = scenario.sessions.backgroundSurvival.map { Sampler($0) }
     fetchDelay = Sampler(scenario.sessions.fetchDelay)
     activationDelay = Sampler(scenario.scene.activationDelay)
@@ -111,9 +116,22 @@ public struct CompiledScenario: Sendable {
     returningTable = mix.isEmpty ? nil : AliasTable(weights: mix.map(\.probability))
     returningTargets = ContiguousArray(mix.map { Int32($0.screen) })
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
-    let weights = scenario.population.installWeights
+    // With a daily rhythm a part's share is its weight times its active time (arrivals follow
+    // both the trend and the rhythm), and within a part installs are uniform on that clock.
+    let window = scenario.population.installWindow
+    let partWidth =
+      (window.upperBound - window.lowerBound)
+      / Double(max(1, scenario.population.installWeights.count))
+    let clock = rhythm
+    let partActive = scenario.population.installWeights.indices.map { index -> Double in
+      guard let clock else { return partWidth }
+      let start = window.lowerBound + Double(index) * partWidth
+      return clock.activeTime(from: start, to: start + partWidth)
+    }
+    let weights = zip(scenario.population.installWeights, partActive).map { $0 * $1 }
     let total = weights.reduce(0, +)
     var running = 0.0
+    installPartActive = ContiguousArray(partActive)
     installParts = ContiguousArray(
       weights.indices.map { index in
         running += weights[index]
@@ -124,7 +142,7 @@ public struct CompiledScenario: Sendable {
   /// The install time at `u` in [0, 1) when the window is cut into weighted parts: the
   /// inverse of the piecewise-linear distribution function (one uniform, as the plain
   /// window takes): the first part whose cumulative share exceeds `u`, then linearly within
-  /// it. A part of weight 0 is never chosen.
+  /// it (on the rhythm's active clock when there is one). A part of weight 0 is never chosen.
   func installTime(at u: Double) -> Double {
     let window = scenario.population.installWindow
     var low = 0
@@ -136,7 +154,12 @@ public struct CompiledScenario: Sendable {
     let before = low == 0 ? 0 : installParts[low - 1]
     let within = (u - before) / (installParts[low] - before)
     let width = (window.upperBound - window.lowerBound) / Double(installParts.count)
+    let partStart = window.lowerBound + Double(low) * width
+    guard let rhythm else {
+      return min(partStart + within * width, window.upperBound.nextDown)
+    }
     return min(
-      window.lowerBound + (Double(low) + within) * width, window.upperBound.nextDown)
+      rhythm.time(after: within * installPartActive[low], from: partStart),
+      window.upperBound.nextDown)
   }
 }

@@ -12,7 +12,8 @@ extension UserSimulator {
 
   /// Issues the fixed-time campaigns (``MessageCampaign``) to this user, from the App Store
   /// stream: a message at start + U · window to a chosen share of each campaign's audience,
-  /// if the account exists by then and it falls within the horizon.
+  /// if the account exists by then and it falls within the horizon; with a `local_time`, at
+  /// the next such local time of day from there.
   mutating func issueCampaigns(accountStart: Double) {
     let horizon = compiled.scenario.horizon
     for (index, campaign) in compiled.scenario.messages.campaigns.enumerated() {
@@ -23,7 +24,11 @@ extension UserSimulator {
       let expiry =
         compiled.campaignExpiry[index]?.draw(&streams.appStore, at: campaign.start + offset)
         ?? .infinity
-      let issuedAt = campaign.start + offset
+      var issuedAt = campaign.start + offset
+      if let localTime = campaign.localTime {
+        issuedAt = RhythmClock.next(
+          localTime, atOrAfter: issuedAt, shift: compiled.rhythm?.shift ?? 0)
+      }
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(campaign.reason, at: issuedAt, deadline: .infinity, expiry: expiry)
       }

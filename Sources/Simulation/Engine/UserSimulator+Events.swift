@@ -102,7 +102,7 @@ extension UserSimulator {
     let gap: Double
     let terminated: Bool
     if let survival = compiled.backgroundSurvival {
-      gap = compiled.gap.draw(&streams.journey, at: world.now)
+      gap = realGap(compiled.gap.draw(&streams.journey, at: world.now))
       terminated = survival.draw(&streams.journey, at: world.now) <= gap
     } else {
       gap = .nan
@@ -131,8 +131,17 @@ extension UserSimulator {
       trace(.churned, message: -1, H.self)
       return
     }
-    let away = gap.isNaN ? compiled.gap.draw(&streams.journey, at: world.now) : gap
+    let away = gap.isNaN ? realGap(compiled.gap.draw(&streams.journey, at: world.now)) : gap
     world.queue.push(time: world.now + away, payload: _Event(kind: .open))
+  }
+
+  /// The time away from now for a gap drawn from `sessions.gap`: the gap itself, or with a
+  /// daily rhythm the real time the rhythm's active clock takes to cover it
+  /// (``RhythmClock/time(after:from:)``).
+  @inline(__always)
+  func realGap(_ drawn: Double) -> Double {
+    guard let rhythm = compiled.rhythm else { return drawn }
+    return rhythm.time(after: drawn, from: world.now) - world.now
   }
 
   // MARK: Screens

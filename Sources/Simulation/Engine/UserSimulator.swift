@@ -193,10 +193,17 @@ extension UserSimulator {
     if isNew {
       let window = population.installWindow
       let u = streams.population.uniform()
-      installAt =
-        compiled.installParts.isEmpty
-        ? window.lowerBound + u * (window.upperBound - window.lowerBound)
-        : compiled.installTime(at: u)
+      if !compiled.installParts.isEmpty {
+        // Weighted parts (on the rhythm's active clock when there is one).
+        installAt = compiled.installTime(at: u)
+      } else if let rhythm = compiled.rhythm {
+        // Spread in proportion to the rhythm's rate: uniform on its active clock.
+        let span = rhythm.activeTime(from: window.lowerBound, to: window.upperBound)
+        installAt = min(
+          rhythm.time(after: u * span, from: window.lowerBound), window.upperBound)
+      } else {
+        installAt = window.lowerBound + u * (window.upperBound - window.lowerBound)
+      }
       subscriber = streams.population.bernoulli(population.returningSubscriberShare)
       lapsed = false
       // A draw only when some new users skip onboarding, so other scenarios draw as before.
@@ -222,7 +229,11 @@ extension UserSimulator {
       let deadline = compiled.consentDeadline!.draw(&streams.appStore, at: campaign.start + offset)
       let expiry =
         compiled.consentExpiry?.draw(&streams.appStore, at: campaign.start + offset) ?? .infinity
-      let issuedAt = campaign.start + offset
+      var issuedAt = campaign.start + offset
+      if let localTime = campaign.localTime {
+        issuedAt = RhythmClock.next(
+          localTime, atOrAfter: issuedAt, shift: compiled.rhythm?.shift ?? 0)
+      }
       if chosen, issuedAt >= accountStart, issuedAt < horizon {
         addMessage(
           .priceIncreaseConsent, at: issuedAt, deadline: issuedAt + deadline, expiry: expiry)
@@ -246,7 +257,11 @@ extension UserSimulator {
     }
     issueCampaigns(accountStart: accountStart)
     issueBillingRenewals(accountStart: accountStart)
-    let firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
+    var firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
+    if !isNew, let rhythm = compiled.rhythm {
+      // Steady state under the rhythm: the forward-recurrence time on its active clock.
+      firstOpen = rhythm.time(after: firstOpen, from: 0)
+    }
     world.queue.push(time: firstOpen, payload: _Event(kind: .open))
     orderArrivals()
   }

@@ -78,6 +78,10 @@ public struct JourneyStats: Sendable, Equatable {
   public var paths: [[Int]: Int] = [:]
   /// Sessions whose path was not counted because ``pathCapacity`` distinct paths were held.
   public var uncountedPaths = 0
+  /// Sessions by their first three screen views, by name (`"splash → home → feed"`; a shorter
+  /// session by all of its views), at most ``pathCapacity`` distinct paths (the rest in
+  /// ``uncountedPaths``).
+  public var threeScreenPaths: [String: Int] = [:]
   /// Sessions by their length in whole seconds (first event to the session's end).
   public var sessionSeconds: [Int: Int] = [:]
   /// Complete gaps between a user's sessions, in whole minutes.
@@ -105,6 +109,7 @@ public struct JourneyStats: Sendable, Equatable {
     sessionsPerUser.merge(other.sessionsPerUser, uniquingKeysWith: +)
     screensPerSession.merge(other.screensPerSession, uniquingKeysWith: +)
     for (path, count) in other.paths { countPath(path, count) }
+    for (path, count) in other.threeScreenPaths { countThreeScreenPath(path, count) }
     uncountedPaths += other.uncountedPaths
     sessionSeconds.merge(other.sessionSeconds, uniquingKeysWith: +)
     gapMinutes.merge(other.gapMinutes, uniquingKeysWith: +)
@@ -113,6 +118,14 @@ public struct JourneyStats: Sendable, Equatable {
     for hour in 0..<24 { startHours[hour] += other.startHours[hour] }
     laterSessions += other.laterSessions
     openedOnLastScreen += other.openedOnLastScreen
+  }
+
+  mutating func countThreeScreenPath(_ path: String, _ count: Int = 1) {
+    if threeScreenPaths[path] != nil || threeScreenPaths.count < Self.pathCapacity {
+      threeScreenPaths[path, default: 0] += count
+    } else {
+      uncountedPaths += count
+    }
   }
 
   mutating func countPath(_ path: [Int], _ count: Int = 1) {
@@ -166,6 +179,17 @@ public struct FitObservations: Sendable {
   public var afterLaunchReturning: [Int]
   /// Time between sessions (the last one of a user censored at the window's end).
   public var gaps = Reservoir<DurationSample>(capacity: gapCapacity, seed: 7)
+  /// When each gap in ``gaps`` began (the previous session's end), item for item: the same
+  /// capacity and seed, offered alongside, so the two reservoirs keep the same slots.
+  public var gapStarts = Reservoir<Double>(capacity: gapCapacity, seed: 7)
+  /// Session starts by local hour of the week (the map's `utc_offset`), Monday 00:00–01:00
+  /// first: what `daily_rhythm` is fitted from.
+  public var startsByWeekHour = [Int](repeating: 0, count: 168)
+  /// New users' time in the log by local hour of the week, from their first event to the
+  /// window's end, in seconds (an existing user's is the whole window's): the exposure the
+  /// rhythm's starts are weighed against, so that a growing population is not read as a
+  /// rhythm.
+  public var newUserExposure = [Double](repeating: 0, count: 168)
   public var users = 0
   public var newUsers = 0
   /// New users whose first screen after the splash was an onboarding screen (all of them under

@@ -38,11 +38,35 @@ extension PredictiveCheck {
   /// Tolerances of the check (the targets of issue #32): sessions per user KS D 0.1, screens per
   /// session 0.05, session length and gap 0.1, first screen TV 0.1, sessions opening on the
   /// previous session's last screen 3 points, sessions reaching checkout 10% relative, session
-  /// starts between 08:00 and 22:00 3 points.
+  /// starts between 08:00 and 22:00 3 points; and, as the first screen's, TV 0.1 for the
+  /// profile of session starts over the 24 hours and for the 3-screen paths (the log's
+  /// ``topPaths`` most common and the rest).
   public static let tolerances = (
     sessionsPerUser: 0.1, screensPerSession: 0.05, sessionLength: 0.1, gap: 0.1,
-    firstScreen: 0.1, openedOnLast: 0.03, checkout: 0.1, daytime: 0.03
+    firstScreen: 0.1, openedOnLast: 0.03, checkout: 0.1, daytime: 0.03, hourProfile: 0.1,
+    paths: 0.1
   )
+
+  /// How many of the log's most common 3-screen paths the paths row compares one by one.
+  public static let topPaths = 5
+
+  /// Session starts by hour as a table keyed `"08:00"`.
+  static func hourTable(_ hours: [Int]) -> [String: Int] {
+    var table: [String: Int] = [:]
+    for (hour, count) in hours.enumerated() where count > 0 {
+      table[(hour < 10 ? "0" : "") + "\(hour):00"] = count
+    }
+    return table
+  }
+
+  /// `counts` folded onto `keep` and one `"other"` category.
+  static func folded(_ counts: [String: Int], keeping keep: [String]) -> [String: Int] {
+    var table: [String: Int] = [:]
+    for (key, count) in counts {
+      table[keep.contains(key) ? key : "other", default: 0] += count
+    }
+    return table
+  }
 
   /// The rows of the check, in report order. `checkout`: whether the map has a screen of kind
   /// checkout (without one the checkout row is left out).
@@ -93,6 +117,28 @@ extension PredictiveCheck {
       shareRow(
         "session starts 08:00–22:00", daytime(observed), daytime(simulated),
         tolerance: t.daytime))
+    let observedHours = hourTable(observed.startHours)
+    let simulatedHours = hourTable(simulated.startHours)
+    let (hourTV, hourNoise) = totalVariation(observedHours, simulatedHours)
+    rows.append(
+      CheckRow(
+        name: "hour-of-day profile of session starts (24 hours)",
+        observed: "peak " + mode(observedHours), simulated: "peak " + mode(simulatedHours),
+        measure: .totalVariation, value: hourTV, tolerance: t.hourProfile, noise: hourNoise))
+    // The log's most common paths, ties by name.
+    let top = observed.threeScreenPaths.sorted {
+      $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
+    }.prefix(topPaths).map(\.key)
+    let (pathTV, pathNoise) = totalVariation(
+      folded(observed.threeScreenPaths, keeping: top),
+      folded(simulated.threeScreenPaths, keeping: top))
+    rows.append(
+      CheckRow(
+        name: "3-screen paths (the log's top \(topPaths), the rest as one)",
+        observed: mode(observed.threeScreenPaths),
+        simulated: top.first.map { path in
+          "\(path) \(percent(Double(simulated.threeScreenPaths[path] ?? 0) / Double(max(1, simulated.threeScreenPaths.values.reduce(0, +)))))"
+        } ?? "none", measure: .totalVariation, value: pathTV, tolerance: t.paths, noise: pathNoise))
     return rows
   }
 

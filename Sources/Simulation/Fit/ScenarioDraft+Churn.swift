@@ -24,7 +24,7 @@ extension _ScenarioDraft {
   /// ratio against the best plain fit exceeds ``churnCriticalValue``; then ``gap`` is its
   /// weighted fit. Returns q, or `nil`.
   mutating func fitChurn() -> Double? {
-    let samples = observations.gaps.items
+    let samples = gapSamples
     let returns = samples.filter { !$0.censored }.count
     let last = samples.filter(\.censored)
     guard returns >= Self.churnMinimumReturns, last.count >= Self.churnMinimumLastGaps,

@@ -130,6 +130,7 @@ extension _ScenarioDraft {
     if let churn {
       sessionsLines.append("\"churn_probability\": \(Self.number(churn))")
     }
+    if let rhythmLine { sessionsLines.append(rhythmLine) }
     if let odds = positionOdds {
       sessionsLines.append(
         "\"leave_odds_by_position\": ["

@@ -14,6 +14,7 @@ extension ScenarioFit {
     var draft = _ScenarioDraft(observations: observations, map: map)
     draft.fitScreens()
     draft.fitTransitions()
+    draft.fitRhythm()
     draft.fitPopulation()
     draft.warnAboutDetails()
     let json = draft.json()
@@ -48,6 +49,9 @@ struct _ScenarioDraft {
   let horizon: Double
   var summaries: [(index: Int, summary: DurationFitSummary)] = []
   var gap: DurationFitSummary
+  /// The durations ``gap`` was fitted on (real time, or active time after ``fitRhythm()``),
+  /// for the churn fit that refits it.
+  var gapSamples: [DurationSample]
   var screenLines: [String] = []
   var transitionRows: [FittedTransition] = []
   var estimates: [(name: String, value: String, basis: String)] = []
@@ -66,6 +70,8 @@ struct _ScenarioDraft {
   var positionOdds: _PositionOdds?
   var population = ""
   var sessionsLines: [String] = []
+  /// `"daily_rhythm": {...}` when the log's starts reject a flat rhythm (``fitRhythm()``).
+  var rhythmLine: String?
   var onboardingLine = ""
 
   init(observations: FitObservations, map: FitMap) {
@@ -74,6 +80,7 @@ struct _ScenarioDraft {
     windowStart = map.windowStart ?? observations.firstTime
     windowEnd = max(map.windowEnd ?? observations.lastTime, windowStart + 3600)
     horizon = min(windowEnd - windowStart, ScenarioLoader.maximumHorizon)
+    gapSamples = observations.gaps.items
     gap = ScenarioFit.summarize(
       "gap between sessions", observations.gaps,
       complete: observations.gaps.items.filter { !$0.censored }.count,

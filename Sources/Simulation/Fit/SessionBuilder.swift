@@ -134,6 +134,7 @@ struct _SessionBuilder {
         observations.gaps.add(
           DurationSample(
             seconds: max(0, gap), censored: false, resolution: observations.resolution))
+        observations.gapStarts.add(state.previousSessionEnd)
         observations.journeys.gapMinutes[Int(max(0, gap) / 60), default: 0] += 1
       }
       if event.screen == launch {
@@ -159,6 +160,10 @@ struct _SessionBuilder {
     let day = (event.time + hourOffset).truncatingRemainder(dividingBy: 86_400)
     observations.journeys.startHours[min(23, max(0, Int((day < 0 ? day + 86_400 : day) / 3600)))] +=
       1
+    // Epoch time 0 was a Thursday: 3 days after a Monday 00:00.
+    let week = (event.time + hourOffset + 3 * 86_400).truncatingRemainder(dividingBy: 604_800)
+    observations.startsByWeekHour[
+      min(167, max(0, Int((week < 0 ? week + 604_800 : week) / 3600)))] += 1
     state.path.removeAll(keepingCapacity: true)
   }
 
@@ -236,6 +241,10 @@ struct _SessionBuilder {
     if state.onboardingActive { state.leftOnboardingAt = end }
     observations.journeys.screensPerSession[state.screensInSession, default: 0] += 1
     observations.journeys.countPath(state.path)
+    if !state.path.isEmpty {
+      observations.journeys.countThreeScreenPath(
+        state.path.prefix(3).map { $0 >= 0 ? names[$0] : "…" }.joined(separator: " → "))
+    }
     observations.journeys.sessionSeconds[Int(max(0, end - state.sessionStart)), default: 0] += 1
     if state.sawCheckout { observations.journeys.checkoutSessions += 1 }
     if state.lastShown != noScreen { state.previousLastShown = state.lastShown }
@@ -257,6 +266,7 @@ struct _SessionBuilder {
           DurationSample(
             seconds: windowEnd - state.previousSessionEnd, censored: true,
             resolution: observations.resolution))
+        observations.gapStarts.add(state.previousSessionEnd)
       }
       observations.users += 1
       observations.journeys.users += 1
@@ -267,6 +277,8 @@ struct _SessionBuilder {
         observations.newUsers += 1
         if state.startedOnboarding == true { observations.newUsersOnboarding += 1 }
         observations.newUserArrivals.add(state.firstSeen)
+        _RhythmEstimate.addExposure(
+          &observations.newUserExposure, from: state.firstSeen, to: windowEnd, offset: hourOffset)
         let seen = observations.newUserFirstSeen
         observations.newUserFirstSeen =
           min(

@@ -142,6 +142,9 @@ public struct Sessions: Sendable, Equatable {
   /// (a lifetime counted in sessions, geometric); 0: every user returns until the horizon.
   /// In [0, 1); set after `init`.
   public var churnProbability: Double = 0
+  /// When users open the app by local hour and weekday (`sessions.daily_rhythm`); `nil`: at
+  /// any hour alike (the gap is drawn on the real clock).
+  public var dailyRhythm: DailyRhythm? = nil
   /// Delay between a launch (or a resume at which StoreKit delivers, ``DeliveryMode``) and
   /// StoreKit delivering the messages it holds.
   public var fetchDelay: DistributionSpec
@@ -298,6 +301,9 @@ public struct ConsentCampaign: Sendable, Equatable {
   public var deadline: DistributionSpec
   /// Time after issuance at which it expires (consent given elsewhere); `nil`: never.
   public var expiry: DistributionSpec?
+  /// When set (`local_time`), as ``MessageCampaign/localTime``: issued at the next such local
+  /// time of day from the drawn time; the deadline counts from then.
+  public var localTime: Double? = nil
 
   public init(
     start: Double, rolloutWindow: Double, audienceShare: Double, deadline: DistributionSpec,
@@ -324,6 +330,10 @@ public struct MessageCampaign: Sendable, Equatable {
   public var audienceShare: Double
   /// Time after issuance at which it expires; `nil`: never.
   public var expiry: DistributionSpec?
+  /// When set (`local_time`, seconds after local midnight): each message is issued at the
+  /// first moment at or after its drawn time whose local time of day is this, on the clock of
+  /// `sessions.daily_rhythm` (without one, simulated time 0 is local midnight).
+  public var localTime: Double? = nil
 
   public init(
     reason: Reason, audience: Audience, start: Double, rolloutWindow: Double,

@@ -35,7 +35,7 @@ extension _ScenarioDecoder {
     let keys: [_Key] = [
       .required("reason", "\"win_back_offer\""), .optional("audience"),
       .required("start", "\"10d\""), .optional("rollout_window"), .optional("audience_share"),
-      .optional("expiry"),
+      .optional("expiry"), .optional("local_time"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "a campaign") else {
       return nil
@@ -69,12 +69,16 @@ extension _ScenarioDecoder {
     let share =
       object["audience_share"].map { readProbability($0, at: object.path("audience_share")) } ?? 1
     let expiry = readExpiry(object)
-    guard let entry, let audience, let start, let window, let share, let expiry else {
+    let localTime = readLocalTime(object)
+    guard let entry, let audience, let start, let window, let share, let expiry, let localTime
+    else {
       return nil
     }
-    return MessageCampaign(
+    var campaign = MessageCampaign(
       reason: entry.reason, audience: audience, start: start, rolloutWindow: window,
       audienceShare: share, expiry: expiry)
+    campaign.localTime = localTime
+    return campaign
   }
 }
 

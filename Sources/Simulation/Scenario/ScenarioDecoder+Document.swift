@@ -282,6 +282,7 @@ extension _ScenarioDecoder {
       .required("fetch_delay", "{\"lognormal\": {\"median\": \"1.5s\", \"sigma\": 0.5}}"),
       .optional("leave_odds_by_position"),
       .optional("churn_probability"),
+      .optional("daily_rhythm"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "how users come and go") else {
       return nil
@@ -323,6 +324,12 @@ extension _ScenarioDecoder {
         return nil
       }
       sessions.churnProbability = churn
+    }
+    if let rhythmNode = object["daily_rhythm"] {
+      guard let rhythm = readDailyRhythm(rhythmNode, at: object.path("daily_rhythm")) else {
+        return nil
+      }
+      sessions.dailyRhythm = rhythm
     }
     return sessions
   }

@@ -73,7 +73,7 @@ extension _ScenarioDecoder {
       .required("rollout_window", "\"2d\""),
       .required("audience_share", "0.8"),
       .required("deadline", "{\"uniform\": {\"low\": \"7d\", \"high\": \"30d\"}}"),
-      .optional("expiry"),
+      .optional("expiry"), .optional("local_time"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "a price-increase campaign")
     else {
@@ -98,9 +98,14 @@ extension _ScenarioDecoder {
         $1, at: $2, example: "{\"uniform\": {\"low\": \"7d\", \"high\": \"30d\"}}")
     }
     let expiry = readExpiry(object)
-    guard let start, let window, let share, let deadline, let expiry else { return nil }
-    return ConsentCampaign(
+    let localTime = readLocalTime(object)
+    guard let start, let window, let share, let deadline, let expiry, let localTime else {
+      return nil
+    }
+    var campaign = ConsentCampaign(
       start: start, rolloutWindow: window, audienceShare: share, deadline: deadline, expiry: expiry)
+    campaign.localTime = localTime
+    return campaign
   }
 
   /// `expiry`: absent or `null` for never (`.some(nil)`), else a distribution; `nil` if invalid.
