@@ -147,6 +147,12 @@ public struct Sampler: Sendable {
       stream.countVariate(.exponential)
       return gsl_ran_exponential(generator, mean)
     case .lognormal(let zeta, let sigma):
+      if let tape = stream.tape {
+        // A replayed draw is not drawn, so not counted (``VariateCounts`` count GSL's work).
+        if let value = tape.pointee.replayLognormal(zeta: zeta, sigma: sigma) { return value }
+        stream.countVariate(.lognormal)
+        return tape.pointee.drawLognormal(generator, zeta: zeta, sigma: sigma)
+      }
       stream.countVariate(.lognormal)
       return gsl_ran_lognormal(generator, zeta, sigma)
     case .gamma(let shape, let scale):
