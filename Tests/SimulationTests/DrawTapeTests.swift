@@ -2,10 +2,10 @@ import Testing
 
 @testable import Simulation
 
-/// The lognormal tape (``_DrawTape``) that a forked user's later branch groups replay: a
+/// The draw tape (``_DrawTape``) that a forked user's later branch groups replay: a
 /// replayed draw is the draw GSL would have made, the stream is left where GSL would have left
 /// it, and a draw that does not match (another state, other parameters) is drawn by GSL.
-@Suite("lognormal draw tape")
+@Suite("draw tape")
 struct DrawTapeTests {
   static let short = Sampler(.lognormal(median: 6, sigma: 0.6))
   static let long = Sampler(.lognormal(median: 7 * 3600, sigma: 1.1))
@@ -104,5 +104,40 @@ struct DrawTapeTests {
     #expect(Self.sequence(&stream) == Self.untaped(seed: seed))
     #expect(stream.variateCounts![.lognormal] == 300)
     #expect(stream.tape!.pointee.takeCounts().replayed == 300)
+  }
+
+  /// Alias-table draws (screen transitions) replay too, keyed by their table: the same
+  /// sequence replays whole; a draw from another table is drawn, as without a tape.
+  @Test func aliasTableDrawsReplayAndAnotherTableIsDrawn() {
+    let transitions = AliasTable(weights: [0.5, 0.3, 0.2])
+    let otherTable = AliasTable(weights: [0.5, 0.3, 0.2])
+    func life(_ stream: inout RandomStream, swapAt: Int) -> [UInt64] {
+      var values: [UInt64] = []
+      for step in 0..<200 {
+        let table = step == swapAt ? otherTable : transitions
+        values.append(UInt64(table.draw(&stream)))
+        values.append(Self.short.draw(&stream, at: 0).bitPattern)
+      }
+      values.append(stream.uniform().bitPattern)
+      return values
+    }
+    let seed: UInt64 = 11
+    var plain = RandomStream(gslSeed: seed)
+    let expected = life(&plain, swapAt: -1)
+    var stream = RandomStream(gslSeed: seed)
+    stream.recordTape()
+    #expect(life(&stream, swapAt: -1) == expected)
+    stream.reseed(gslSeed: seed)
+    stream.tape!.pointee.replay()
+    #expect(life(&stream, swapAt: -1) == expected)
+    #expect(stream.tape!.pointee.takeCounts().replayed == 400)
+    stream.reseed(gslSeed: seed)
+    stream.tape!.pointee.replay()
+    // Another table with the same weights draws the same index from the same state: the values
+    // agree, but the draw is GSL's, not the tape's; the next entry then matches again.
+    #expect(life(&stream, swapAt: 50) == expected)
+    let counts = stream.tape!.pointee.takeCounts()
+    #expect(counts.missed == 1)
+    #expect(counts.replayed == 399)
   }
 }

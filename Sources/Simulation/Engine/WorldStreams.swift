@@ -68,8 +68,8 @@ struct _WorldStreams: ~Copyable {
     response.drainVariateCounts(into: &counts)
   }
 
-  /// Makes every stream keep its lognormal draws from now on (``_DrawTape``), dropping what it
-  /// kept before; a stream's tape is made the first time and reused.
+  /// Makes every stream keep its lognormal and alias-table draws from now on (``_DrawTape``),
+  /// dropping what it kept before; a stream's tape is made the first time and reused.
   mutating func recordTapes() {
     Self.record(&journey)
     Self.record(&appStore)
@@ -99,7 +99,7 @@ struct _WorldStreams: ~Copyable {
     response.tape?.pointee.stop()
   }
 
-  /// The lognormal draws every stream's tape replayed and missed since the last call.
+  /// Adds the draws every stream's tape replayed and missed since the last call.
   func takeTapeCounts(into statistics: inout TrunkStatistics) {
     Self.take(journey.tape, into: &statistics)
     Self.take(appStore.tape, into: &statistics)
@@ -113,8 +113,8 @@ struct _WorldStreams: ~Copyable {
     _ tape: UnsafeMutablePointer<_DrawTape>?, into statistics: inout TrunkStatistics
   ) {
     guard let counts = tape?.pointee.takeCounts() else { return }
-    statistics.lognormalReplayed += counts.replayed
-    statistics.lognormalMissed += counts.missed
+    statistics.drawsReplayed += counts.replayed
+    statistics.drawsMissed += counts.missed
   }
 
   private static func record(_ stream: inout RandomStream) {

@@ -165,8 +165,7 @@ public struct Sampler: Sendable {
       stream.countVariate(.flat)
       return gsl_ran_flat(generator, low, high)
     case .empirical(let table):
-      stream.countVariate(.discrete)
-      return table.values[Int(gsl_ran_discrete(generator, table.alias.storage.table))]
+      return table.values[AliasTable.draw(&stream, from: table.alias.unsafeTable)]
     case .scheduled(let schedule):
       return schedule.sampler(at: time).draw(&stream, at: time)
     }

@@ -111,8 +111,9 @@ extension UserSimulator {
       groups.heeds = Array(repeating: .all, count: count)
       groups.heard = Array(repeating: 0, count: count)
     }
-    // The first group's lognormal draws are kept, and the groups after it, restarting from the
-    // same fork, take them while they draw the same (``_DrawTape``: exact, checked draw by draw).
+    // The first group's lognormal and alias-table draws are kept, and the groups after it,
+    // restarting from the same fork, take them while they draw the same (``_DrawTape``: exact,
+    // checked draw by draw).
     streams.recordTapes()
     defer {
       streams.stopTapes()
