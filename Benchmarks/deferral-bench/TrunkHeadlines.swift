@@ -24,6 +24,12 @@ extension BenchRun {
     headline(
       "branch_simulations_per_forked_user",
       Format.significant(trunk.forked > 0 ? Double(trunk.branches) / Double(trunk.forked) : 0))
+    // Of the draws the groups after a forked user's first made, the share taken from the first
+    // group's tape (exact: the same state and parameters) instead of drawn by GSL.
+    let taped = trunk.drawsReplayed + trunk.drawsMissed
+    headline(
+      "branch_draws_replayed_share",
+      Format.significant(taped > 0 ? Double(trunk.drawsReplayed) / Double(taped) : 0))
     headline(
       "events_simulated_share",
       Format.significant(

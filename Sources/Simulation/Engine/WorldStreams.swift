@@ -68,6 +68,59 @@ struct _WorldStreams: ~Copyable {
     response.drainVariateCounts(into: &counts)
   }
 
+  /// Makes every stream keep its lognormal and alias-table draws from now on (``_DrawTape``),
+  /// dropping what it kept before; a stream's tape is made the first time and reused.
+  mutating func recordTapes() {
+    Self.record(&journey)
+    Self.record(&appStore)
+    Self.record(&population)
+    Self.record(&scene)
+    Self.record(&sheet)
+    Self.record(&response)
+  }
+
+  /// Makes every stream replay what it kept since ``recordTapes()``, from the first draw.
+  func replayTapes() {
+    journey.tape?.pointee.replay()
+    appStore.tape?.pointee.replay()
+    population.tape?.pointee.replay()
+    scene.tape?.pointee.replay()
+    sheet.tape?.pointee.replay()
+    response.tape?.pointee.replay()
+  }
+
+  /// Makes every stream draw everything again (its tape kept, off).
+  func stopTapes() {
+    journey.tape?.pointee.stop()
+    appStore.tape?.pointee.stop()
+    population.tape?.pointee.stop()
+    scene.tape?.pointee.stop()
+    sheet.tape?.pointee.stop()
+    response.tape?.pointee.stop()
+  }
+
+  /// Adds the draws every stream's tape replayed and missed since the last call.
+  func takeTapeCounts(into statistics: inout TrunkStatistics) {
+    Self.take(journey.tape, into: &statistics)
+    Self.take(appStore.tape, into: &statistics)
+    Self.take(population.tape, into: &statistics)
+    Self.take(scene.tape, into: &statistics)
+    Self.take(sheet.tape, into: &statistics)
+    Self.take(response.tape, into: &statistics)
+  }
+
+  private static func take(
+    _ tape: UnsafeMutablePointer<_DrawTape>?, into statistics: inout TrunkStatistics
+  ) {
+    guard let counts = tape?.pointee.takeCounts() else { return }
+    statistics.drawsReplayed += counts.replayed
+    statistics.drawsMissed += counts.missed
+  }
+
+  private static func record(_ stream: inout RandomStream) {
+    stream.recordTape()
+  }
+
   /// Saves every stream's state into `bank`, in slots `first ..< first + count`.
   func save(to bank: _GeneratorBank, from first: Int) {
     bank.save(journey, to: first)

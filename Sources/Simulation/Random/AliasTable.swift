@@ -53,6 +53,12 @@ public struct AliasTable: Sendable {
   public static func draw(
     _ stream: inout RandomStream, from table: UnsafePointer<gsl_ran_discrete_t>
   ) -> Int {
+    if let tape = stream.tape {
+      // A replayed draw (``_DrawTape``) is not drawn, so not counted.
+      if let index = tape.pointee.replayDiscrete(table) { return index }
+      stream.countVariate(.discrete)
+      return tape.pointee.drawDiscrete(stream.generator, table)
+    }
     stream.countVariate(.discrete)
     return Int(gsl_ran_discrete(stream.generator, table))
   }
@@ -65,8 +71,7 @@ public struct AliasTable: Sendable {
   /// - Complexity: O(1).
   @inlinable
   public func draw(_ stream: inout RandomStream) -> Int {
-    stream.countVariate(.discrete)
-    return Int(gsl_ran_discrete(stream.generator, storage.table))
+    Self.draw(&stream, from: unsafeTable)
   }
 }
 

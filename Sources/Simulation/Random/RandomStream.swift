@@ -90,6 +90,12 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
   /// default, counts nothing.
   public var variateCounts: VariateCounts?
 
+  /// Lognormal draws kept and replayed between simulations of one user (``_DrawTape``),
+  /// owned by this stream (made by ``startTape()``, freed with it); `nil`, the default, or
+  /// off: every draw is drawn.
+  @usableFromInline
+  internal var tape: UnsafeMutablePointer<_DrawTape>?
+
   /// A stream for `purpose` of `user` in `replication` of a run with seed `seed`.
   ///
   /// - Precondition: `replication >= 0`, `user >= 0`.
@@ -110,6 +116,20 @@ public struct RandomStream: ~Copyable, @unchecked Sendable {
 
   deinit {
     gsl_rng_free(generator)
+    if let tape {
+      tape.deinitialize(count: 1)
+      tape.deallocate()
+    }
+  }
+
+  /// Gives this stream its tape (``_DrawTape``) if it has none, and starts it recording.
+  internal mutating func recordTape() {
+    if tape == nil {
+      let made = UnsafeMutablePointer<_DrawTape>.allocate(capacity: 1)
+      made.initialize(to: _DrawTape(generator: generator))
+      tape = made
+    }
+    tape!.pointee.record()
   }
 
   /// Makes this stream draw exactly what a fresh

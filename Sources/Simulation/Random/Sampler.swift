@@ -147,6 +147,12 @@ public struct Sampler: Sendable {
       stream.countVariate(.exponential)
       return gsl_ran_exponential(generator, mean)
     case .lognormal(let zeta, let sigma):
+      if let tape = stream.tape {
+        // A replayed draw is not drawn, so not counted (``VariateCounts`` count GSL's work).
+        if let value = tape.pointee.replayLognormal(zeta: zeta, sigma: sigma) { return value }
+        stream.countVariate(.lognormal)
+        return tape.pointee.drawLognormal(generator, zeta: zeta, sigma: sigma)
+      }
       stream.countVariate(.lognormal)
       return gsl_ran_lognormal(generator, zeta, sigma)
     case .gamma(let shape, let scale):
@@ -159,8 +165,7 @@ public struct Sampler: Sendable {
       stream.countVariate(.flat)
       return gsl_ran_flat(generator, low, high)
     case .empirical(let table):
-      stream.countVariate(.discrete)
-      return table.values[Int(gsl_ran_discrete(generator, table.alias.storage.table))]
+      return table.values[AliasTable.draw(&stream, from: table.alias.unsafeTable)]
     case .scheduled(let schedule):
       return schedule.sampler(at: time).draw(&stream, at: time)
     }

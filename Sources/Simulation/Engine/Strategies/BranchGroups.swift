@@ -111,9 +111,20 @@ extension UserSimulator {
       groups.heeds = Array(repeating: .all, count: count)
       groups.heard = Array(repeating: 0, count: count)
     }
+    // The first group's lognormal and alias-table draws are kept, and the groups after it,
+    // restarting from the same fork, take them while they draw the same (``_DrawTape``: exact,
+    // checked draw by draw).
+    streams.recordTapes()
+    defer {
+      streams.stopTapes()
+      streams.takeTapeCounts(into: &trunk.statistics)
+    }
     var first = true
     while let group = groups.pending.popLast() {
-      if !first { restoreFork() }
+      if !first {
+        restoreFork()
+        streams.replayTapes()
+      }
       first = false
       trunk.statistics.branches += 1
       let generator = policyStream.generator

@@ -17,6 +17,10 @@ public struct TrunkStatistics: Sendable, Equatable {
   /// one per group of policies that answered alike with them
   /// (``UserSimulator/runGroups(fork:tallies:)``).
   public var branches = 0
+  /// Lognormal and alias-table draws of the branch groups after a user's first taken from the
+  /// first group's tape (``_DrawTape``: exact), and those drawn because they did not match.
+  public var drawsReplayed = 0
+  public var drawsMissed = 0
 
   public init() {}
 
@@ -28,6 +32,8 @@ public struct TrunkStatistics: Sendable, Equatable {
     trunkEvents += other.trunkEvents
     branchEvents += other.branchEvents
     branches += other.branches
+    drawsReplayed += other.drawsReplayed
+    drawsMissed += other.drawsMissed
   }
 }
 
