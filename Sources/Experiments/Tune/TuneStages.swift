@@ -60,17 +60,19 @@ public enum TuneStages {
     return (state.stage, runs)
   }
 
-  /// Simulates shard `shard` of the stage `runs` and returns its part.
+  /// Simulates shard `shard` of the stage `runs` (work items of `blockSize` users) and returns
+  /// its part.
   public static func part(
     of plan: TunePlan, name: String, stage: Int, runs: [TuneRun], state: TuneState?,
-    shard: (index: Int, count: Int), toolVersion: String, progress: ((Int) -> Void)? = nil
+    shard: (index: Int, count: Int), toolVersion: String,
+    blockSize: Int = RunOptions.defaultBlockSize, progress: ((Int) -> Void)? = nil
   ) throws -> TunePart {
-    let tallies = try plan.search.simulate(runs, shard: shard, progress: progress)
+    let tallies = try plan.search.simulate(
+      runs, shard: shard, blockSize: blockSize, progress: progress)
     return TunePart(
       toolVersion: toolVersion, tune: state?.tune ?? TuneSources(name: name, plan: plan),
       stage: stage, stateSHA256: state?.contentSHA256 ?? "", runs: runs,
-      blockSize: RunOptions.defaultBlockSize, shard: shard.index, shards: shard.count,
-      tallies: tallies)
+      blockSize: blockSize, shard: shard.index, shards: shard.count, tallies: tallies)
   }
 
   /// What a merge of one stage's parts gives.
