@@ -393,6 +393,11 @@ extension TunePart: MergeablePartial {
   }
 
   public func encoded() throws -> String { try PartialFile.encode(self) }
+
+  public static func missingFiles(shards: Int) -> String {
+    "every tune-stage-S-part-K-of-\(shards).json of the stage (run the missing shards with "
+      + "tune TUNE --shard K/\(shards) and the same --state)"
+  }
 }
 
 /// Reading and digests shared by ``TuneState`` and ``TunePart``.
