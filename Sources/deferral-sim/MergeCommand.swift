@@ -15,7 +15,7 @@ enum MergeCommand {
     declaring: [
       OutputOptions.out.help(
         "Output folder (default: results/<scenario name>/, results/sweep-<name>/ or "
-          + "results/robust-<name>/)."),
+          + "results/robust-<name>/; a tune's last stage: results/tune-<name>/)."),
       partialOut, OutputOptions.noReport,
       OutputOptions.quiet.help("Accepted for symmetry with run; merge prints no progress."),
       OutputOptions.wide, TuneCommand.mergeState, TuneCommand.ahead,
