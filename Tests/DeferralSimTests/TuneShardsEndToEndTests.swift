@@ -108,6 +108,12 @@ struct TuneShardsEndToEndTests {
     try refused(
       ["tune", file.path, "--shard", "0/1", "--state", badState, "--out", stages],
       "bad-state.json: $.content_sha256")
+    // validate checks a state and a part as merge reads them.
+    let checked = try ToolRunner.run(["validate", state, part0])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    #expect(checked.stdout.contains("ok (the state for stage 1 of the tune tiny, 1 run recorded)"))
+    #expect(checked.stdout.contains("ok (a part of stage 0 of the tune tiny: shards 0 of 2"))
+    try refused(["validate", badState], "bad-state.json: $.content_sha256")
     // A run's partial with a tune's option.
     let run = try ToolRunner.run([
       "run", "--users", "40", "--replications", "2", "--policies", "storekit-auto", "--shard",
@@ -117,5 +123,75 @@ struct TuneShardsEndToEndTests {
     try refused(
       ["merge", "\(folder.path)/run", "--ahead", "3", "--out", out.path],
       "'--ahead' is for merging a tune's parts")
+  }
+
+  /// A stand-in for `sbatch`: runs the job at once (what it depends on has already run, in
+  /// this order), its output to `$FAKE_SBATCH_LOG`, and prints a job id.
+  static let fakeSbatch = #"""
+    #!/usr/bin/env bash
+    set -euo pipefail
+    array=""
+    while [ $# -gt 0 ]; do
+      case $1 in
+        --parsable | --dependency=*) shift ;;
+        --array=*) array=${1#--array=}; shift ;;
+        *) break ;;
+      esac
+    done
+    script=$1
+    shift
+    id=$(( $(cat "$FAKE_SBATCH_COUNTER" 2>/dev/null || echo 0) + 1 ))
+    echo "$id" > "$FAKE_SBATCH_COUNTER"
+    echo "sbatch $id: $script $*" >> "$FAKE_SBATCH_LOG"
+    if [ -n "$array" ]; then
+      count=$(( ${array#0-} + 1 ))
+      for ((k = 0; k < count; k++)); do
+        SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=$count bash "$script" "$@" >> "$FAKE_SBATCH_LOG" 2>&1
+      done
+    else
+      bash "$script" "$@" >> "$FAKE_SBATCH_LOG" 2>&1
+    fi
+    echo "$id"
+    """#
+
+  /// `submit.sh --tune` with the stand-in: stage 0's array and merge, each merge queueing the
+  /// next stage, the last one writing the tune's files, byte for byte those of the tune whole.
+  @Test func slurmRecipeChainsTheStagesWithoutSlurm() throws {
+    let folder = RunEndToEndTests.temporaryFolder()
+    let file = folder.appendingPathComponent("tiny.json")
+    try TuneEndToEndTests.tiny.write(to: file, atomically: true, encoding: .utf8)
+    let whole = folder.appendingPathComponent("whole")
+    let run = try ToolRunner.run(["tune", file.path, "--out", whole.path, "--quiet", "-j", "1"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let bin = folder.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    let sbatch = bin.appendingPathComponent("sbatch")
+    try Self.fakeSbatch.write(to: sbatch, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sbatch.path)
+    let log = folder.appendingPathComponent("sbatch.log").path
+    let out = folder.appendingPathComponent("out")
+    let submitted = try Shell.run(
+      "bash",
+      [
+        ScaleOutTests.path("scripts/slurm/submit.sh"), "--tune", file.path, out.path, "2",
+        "--ahead", "1",
+      ],
+      in: folder,
+      environment: ScaleOutTests.scriptEnvironment.merging([
+        "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        "FAKE_SBATCH_LOG": log,
+        "FAKE_SBATCH_COUNTER": folder.appendingPathComponent("counter").path,
+      ]) { $1 })
+    let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    #expect(submitted.status == 0, "\(submitted.output)\n\(logged)")
+    #expect(submitted.output.contains("stage 0: shards job 1 (array 0-1); merge: job 2"))
+    // Round 1, round 2, the selection's first stage (3 replications), its fourth, the
+    // verification: 5 arrays and 5 merges.
+    #expect(logged.components(separatedBy: "tune-shard.sbatch").count - 1 == 5, "\(logged)")
+    #expect(logged.contains("stage 4: shards job 9 (array 0-1); merge: job 10"), "\(logged)")
+    for name in Self.files {
+      #expect(
+        try RunEndToEndTests.read(out, name) == RunEndToEndTests.read(whole, name), "\(name)")
+    }
   }
 }

@@ -183,6 +183,11 @@ public struct TuneState: Codable, Sendable {
     return try TuneStageFiles.text(copy)
   }
 
+  /// Whether the file at `path` is a tune state (its `format` says so).
+  public static func isState(contentsOf path: String) -> Bool {
+    TuneStageFiles.format(ofFile: path) == formatName
+  }
+
   /// Reads and checks a state file (``check(path:)``).
   public static func read(contentsOf path: String) throws(PartialError) -> TuneState {
     let state: TuneState = try TuneStageFiles.read(
@@ -304,10 +309,7 @@ public struct TunePart: Codable, Sendable {
 
   /// Whether the file at `path` is a tune part (its `format` says so).
   public static func isPart(contentsOf path: String) -> Bool {
-    guard case .success(let bytes) = readRegularFile(path, limit: PartialFile.maximumFileSize),
-      let header = try? JSONDecoder().decode(TuneStageFiles.Header.self, from: Data(bytes))
-    else { return false }
-    return header.format == formatName
+    TuneStageFiles.format(ofFile: path) == formatName
   }
 }
 
@@ -408,6 +410,13 @@ enum TuneStageFiles {
     enum CodingKeys: String, CodingKey {
       case format, formatVersion = "format_version"
     }
+  }
+
+  /// The `format` of the JSON file at `path`, or `nil`.
+  static func format(ofFile path: String) -> String? {
+    guard case .success(let bytes) = readRegularFile(path, limit: PartialFile.maximumFileSize)
+    else { return nil }
+    return (try? JSONDecoder().decode(Header.self, from: Data(bytes)))?.format
   }
 
   static var encoder: JSONEncoder {
