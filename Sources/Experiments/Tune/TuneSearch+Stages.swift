@@ -95,16 +95,38 @@ public struct TuneRecord: Sendable, Equatable {
 /// The evaluations a tune over shards has recorded so far, read instead of simulated
 /// (``TuneSearch/replay``).
 public struct TuneReplay: Sendable {
-  public var records: [TuneRecord]
+  public let records: [TuneRecord]
+  /// The records' indices by the users they ran (world, users, replications, seed).
+  private let index: [Users: [Int]]
+
+  private struct Users: Hashable {
+    var world: Int?
+    var users: Int
+    var replications: Int
+    var seed: String
+  }
 
   public init(records: [TuneRecord]) {
     self.records = records
+    index = Dictionary(grouping: records.indices) { position in
+      let run = records[position].run
+      return Users(
+        world: run.world, users: run.users, replications: run.replications, seed: run.seed)
+    }
   }
 
   /// The evaluation of `run` from the first record that answers it (its policies' columns, in
   /// `run`'s order); throws ``TuneStageNeeded`` when none does.
+  ///
+  /// - Complexity: O(p · q) for the p policies of `run` and q of the records on its users.
   func evaluation(of run: TuneRun) throws -> (values: [[Double]], constraints: [[Double?]]) {
-    guard let record = records.first(where: { $0.run.answers(run) }) else {
+    let users = Users(
+      world: run.world, users: run.users, replications: run.replications, seed: String(run.seed))
+    guard
+      let record = index[users]?.lazy.map({ self.records[$0] }).first(where: {
+        $0.run.answers(run)
+      })
+    else {
       throw TuneStageNeeded(run: run)
     }
     let columns = run.policies.map { policy in record.run.policies.firstIndex(of: policy.name)! }

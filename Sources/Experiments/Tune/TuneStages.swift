@@ -157,7 +157,8 @@ public enum TuneStages {
   }
 
   /// Whether `arguments` are a tune's parts: a file whose format is a tune part, or a folder
-  /// holding `tune-stage-S-part-K-of-N.json` files and no run or sweep partial.
+  /// holding `tune-stage-S-part-K-of-N.json` or `tune-state-S.json` files and no run or sweep
+  /// partial.
   public static func areTuneParts(_ arguments: [String]) -> Bool {
     arguments.contains { argument in
       var isFolder: ObjCBool = false
@@ -166,7 +167,11 @@ public enum TuneStages {
       }
       guard isFolder.boolValue else { return TunePart.isPart(contentsOf: argument) }
       let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-      return names.contains { TunePart.stage(ofFileName: $0) != nil }
+      return
+        names.contains {
+          TunePart.stage(ofFileName: $0) != nil
+            || ($0.hasPrefix("tune-state-") && $0.hasSuffix(".json"))
+        }
         && !names.contains { $0.hasPrefix("partial-") && $0.hasSuffix(".json") }
     }
   }
