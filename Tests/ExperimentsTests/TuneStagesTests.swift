@@ -236,6 +236,19 @@ struct TuneStagesTests {
         _ = try TuneStages.stage(
           of: plan, file: "stages.json", state: state1, statePath: "s.json", toolVersion: "0.0")
       }.contains("written by deferral-sim test, this is 0.0"))
+    // An edit whose digest was recomputed on purpose passes the file's own checks; a record
+    // that does not fit the tune is still refused, never a trap.
+    var forged = state1
+    forged.records[0].constraints[0] = [1.0]
+    let forgedPath = "\(folder)/forged-state.json"
+    try forged.encoded().write(toFile: forgedPath, atomically: true, encoding: .utf8)
+    let reforged = try TuneState.read(contentsOf: forgedPath)
+    #expect(
+      refusal {
+        _ = try TuneStages.stage(
+          of: plan, file: "stages.json", state: reforged, statePath: forgedPath,
+          toolVersion: "test")
+      }.contains("forged-state.json: $.records[0]: does not fit the tune (0 constraints"))
     // Each check above refused a file the chain accepts as written.
     #expect(merge(stage1, state1).hasPrefix("accepted"))
   }

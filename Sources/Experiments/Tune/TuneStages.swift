@@ -36,6 +36,21 @@ public enum TuneStages {
     }
   }
 
+  /// Refuses records that do not fit `search`: one pooled value per constraint of the tune, so
+  /// that a state whose digest was recomputed after an edit cannot make the replay trap.
+  static func checkRecords(
+    _ state: TuneState, fit search: TuneSearch, path: String
+  ) throws(PartialError) {
+    for (index, record) in state.records.enumerated()
+    where !record.constraints.allSatisfy({ $0.count == search.constraints.count })
+      || (record.run.world ?? 0) >= max(1, search.worlds.count) || (record.run.world ?? 0) < 0
+    {
+      throw PartialError(
+        message: "\(path): $.records[\(index)]: does not fit the tune (\(search.constraints.count) "
+          + "constraints, \(search.worlds.count) worlds); \(TuneState.rewrite)")
+    }
+  }
+
   /// The stage `state` names for the tune `plan` read from `file` (stage 0 without a state):
   /// its number and runs. Refuses a state of another tune file, scenario or study, of another
   /// version, or whose runs are not the ones the tune asks for next.
@@ -51,6 +66,7 @@ public enum TuneStages {
         message: "\(statePath): \(what); give the tune file (and scenario) the stages started "
           + "from, or start again from stage 0 (tune \(file) --shard K/N without --state)")
     }
+    try checkRecords(state, fit: plan.search, path: statePath)
     let runs = try upcoming(plan.search, records: state.records, ahead: state.ahead).runs
     guard runs.map(\.key) == state.next else {
       throw PartialError(
@@ -131,6 +147,7 @@ public enum TuneStages {
     }
     var plan = try merged.tune.plan(file: first)
     plan.search.jobs = jobs
+    if let state { try checkRecords(state, fit: plan.search, path: statePath) }
     let records = state?.records ?? []
     let (expected, outcome) = try upcoming(
       plan.search, records: records, ahead: state?.ahead ?? defaultAhead)
