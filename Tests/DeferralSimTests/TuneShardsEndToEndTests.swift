@@ -185,10 +185,20 @@ struct TuneShardsEndToEndTests {
     let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     #expect(submitted.status == 0, "\(submitted.output)\n\(logged)")
     #expect(submitted.output.contains("stage 0: shards job 1 (array 0-1); merge: job 2"))
-    // Round 1, round 2, the selection's first stage (3 replications), its fourth, the
-    // verification: 5 arrays and 5 merges.
-    #expect(logged.components(separatedBy: "tune-shard.sbatch").count - 1 == 5, "\(logged)")
-    #expect(logged.contains("stage 4: shards job 9 (array 0-1); merge: job 10"), "\(logged)")
+    // Round 1, round 2, the selection's first stage (its 3 first-stage replications), one
+    // stage for each replication after those (--ahead 1; as many as the tune whole took, read
+    // from its tune.csv), the verification: an array and a merge each.
+    let selection =
+      RunEndToEndTests.rows(try RunEndToEndTests.read(whole, "tune.csv"))
+      .filter { $0[0] == "selection" }.compactMap { Int($0[5]) }.max() ?? 0
+    let stages = 2 + 1 + (selection - 3) + 1
+    #expect(selection >= 3)
+    #expect(
+      logged.components(separatedBy: "tune-shard.sbatch").count - 1 == stages, "\(logged)")
+    #expect(
+      logged.contains(
+        "stage \(stages - 1): shards job \(2 * stages - 1) (array 0-1); merge: job \(2 * stages)"),
+      "\(logged)")
     for name in Self.files {
       #expect(
         try RunEndToEndTests.read(out, name) == RunEndToEndTests.read(whole, name), "\(name)")
