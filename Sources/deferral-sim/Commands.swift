@@ -86,7 +86,8 @@ enum Commands {
         "A file with a top-level 'grid' is checked as a sweep (its scenario, every grid point\n"
         + "and every preset, as 'sweep' would before running); one with 'parameters' as a\n"
         + "robustness study (every world, as 'robust' would); one with 'knobs' as a tune file\n"
-        + "(every candidate, as 'tune' would); any other as a scenario."
+        + "(every candidate, as 'tune' would); a partial result, a tune's part or state as\n"
+        + "'merge' reads it; any other as a scenario."
     ),
     execute: { arguments, output in
       var status = ExitStatus.success
@@ -96,7 +97,19 @@ enum Commands {
             output.out("\(path): skipped (a JSON Schema, not a scenario or sweep)")
             continue
           }
-          if PartialFile.isPartial(contentsOf: path) {
+          if TunePart.isPart(contentsOf: path) {
+            // A tune's stage files are checked as merge reads them.
+            let part = try TunePart.read(contentsOf: path)
+            output.out(
+              "\(path): ok (a part of stage \(part.stage) of the tune \(part.tune.name): shards "
+                + "\(part.covers.description) of \(part.shards); merge the stage's parts with "
+                + "'deferral-sim merge')")
+          } else if TuneState.isState(contentsOf: path) {
+            let state = try TuneState.read(contentsOf: path)
+            output.out(
+              "\(path): ok (the state for stage \(state.stage) of the tune \(state.tune.name), "
+                + "\(state.records.count) run\(state.records.count == 1 ? "" : "s") recorded)")
+          } else if PartialFile.isPartial(contentsOf: path) {
             // A shard's partial is checked as merge reads it, not as a scenario.
             switch try PartialFile.read(contentsOf: path) {
             case .run(let partial):

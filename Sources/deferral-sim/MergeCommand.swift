@@ -15,10 +15,10 @@ enum MergeCommand {
     declaring: [
       OutputOptions.out.help(
         "Output folder (default: results/<scenario name>/, results/sweep-<name>/ or "
-          + "results/robust-<name>/)."),
+          + "results/robust-<name>/; a tune's last stage: results/tune-<name>/)."),
       partialOut, OutputOptions.noReport,
       OutputOptions.quiet.help("Accepted for symmetry with run; merge prints no progress."),
-      OutputOptions.wide,
+      OutputOptions.wide, TuneCommand.mergeState, TuneCommand.ahead,
     ],
     discussion:
       "Give every partial-K-of-N.json of one run (run --shard), sweep (sweep --shard) or\n"
@@ -28,7 +28,14 @@ enum MergeCommand {
       + "merged into one partial covering their shards, to merge in a tree: the final files\n"
       + "are the same however the tree is shaped. Partials of different scenarios, sweeps,\n"
       + "seeds, versions or shard counts, edited partials, and missing or repeated shards, are\n"
-      + "refused (exit 2).")
+      + "refused (exit 2).\n"
+      + "A tune's parts (tune --shard K/N) merge one stage at a time: give the stage's N\n"
+      + "tune-stage-S-part-K-of-N.json (or their folder) and, from stage 1 on, --state\n"
+      + "tune-state-S.json, the state they ran from. It writes tune-state-(S+1).json beside the\n"
+      + "parts, or after the last stage the tune's files into --out (default\n"
+      + "results/tune-<name>/), byte for byte those of the tune without shards. Parts of\n"
+      + "another stage, state, tune file or version, edited files, and missing or repeated\n"
+      + "shards are refused (exit 2).")
 
   static let partialOut = Option.text(
     "partial-out", "file",
@@ -36,6 +43,9 @@ enum MergeCommand {
 
   static func execute(_ parsed: ParsedArguments, _ output: any OutputStreams) throws -> Int32 {
     let started = Date()
+    if let tune = try TuneCommand.mergeIfTune(parsed, output: output, started: started) {
+      return tune
+    }
     let partialOut = try parsed.value(Self.partialOut)
     if partialOut != nil, parsed.isGiven(OutputOptions.out) {
       throw UsageError(

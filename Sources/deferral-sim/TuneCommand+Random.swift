@@ -46,7 +46,8 @@ extension TuneCommand {
       outcome.best, definition: outcome.policyDefinitions[outcome.selected], plan: plan,
       folder: folder)
     if showProgress { output.err("tune: verification on new users") }
-    let verification = try Self.writeVerification(outcome.best, search: search, folder: folder)
+    let verification = try Self.writeVerification(
+      try search.verify(outcome.best), search: search, folder: folder)
     try folder.commit()
     let (metricUnit, unit) = Self.units(search)
     output.out(

@@ -15,7 +15,7 @@ enum TuneCommand {
     positionalCount: (1, 1),
     declaring: [
       ExecutionOptions.jobs, OutputOptions.out(default: "results/tune-<file name>/"),
-      OutputOptions.quiet, method, budget,
+      OutputOptions.quiet, method, budget, shard, state,
     ],
     discussion:
       "TUNE is a JSON file: the scenario, the base policy, the knobs and their ranges, the\n"
@@ -33,7 +33,13 @@ enum TuneCommand {
       + "--method random --budget LIVES is the tuner's baseline: candidates drawn uniformly\n"
       + "over the same knobs, each with the compared presets on the first round's users\n"
       + "(search.users x search.replications), as many as LIVES user lives buy; the best mean\n"
-      + "is picked (no guarantee). It writes the same files except report.html.")
+      + "is picked (no guarantee). It writes the same files except report.html.\n"
+      + "--shard K/N runs shard K of N of one stage of the tune and writes\n"
+      + "tune-stage-S-part-K-of-N.json into --out: stage 0 (the first round) without --state,\n"
+      + "else the stage that --state tune-state-S.json names. 'deferral-sim merge' of the N parts\n"
+      + "(with the same --state) writes tune-state-(S+1).json beside them, or after the last stage\n"
+      + "(the verification) the files above: byte for byte those of the tune without shards,\n"
+      + "whatever N of each stage. See docs/scaling-out.md, 'A tune over shards'.")
 
   static let method = Option.choice(
     "method", ["tune", "random"],
@@ -42,6 +48,13 @@ enum TuneCommand {
     "budget", "lives",
     "User lives random search may spend (a tune prints the lives it spent).",
     in: 1...1_000_000_000_000)
+
+  static let shard = ExecutionOptions.shard.help(
+    "Run shard K of N of one stage and write its part (see --state, merge).")
+  static let state = Option.text(
+    "state", "file",
+    "With --shard: the tune-state-S.json a merge wrote, naming the stage to run (default: "
+      + "stage 0).")
 
   /// A knob's value for the terminal: numbers to 4 significant digits (tune.csv keeps them
   /// whole).
@@ -63,6 +76,18 @@ enum TuneCommand {
         message: "'--method random' needs '--budget LIVES': the user lives it may spend (a tune "
           + "of the same file prints its own: 'N user lives')", command: "tune")
     }
+    let shard = try parsed.value(Self.shard)
+    let statePath = try parsed.value(Self.state)
+    if random, shard != nil {
+      throw UsageError(
+        message: "'--shard' is not built for '--method random' (it is one run: run it whole, "
+          + "or shard the tune itself)", command: "tune")
+    }
+    if statePath != nil, shard == nil {
+      throw UsageError(
+        message: "'--state' names the stage a shard runs; give it with '--shard K/N'",
+        command: "tune")
+    }
     var plan = try TunePlan.load(contentsOf: path)
     plan.search.jobs =
       try parsed.value(ExecutionOptions.jobs) ?? ProcessInfo.processInfo.activeProcessorCount
@@ -71,9 +96,14 @@ enum TuneCommand {
       try Self.checkBudget(budget, search: plan.search)
     }
     let written = try OutputOptions(parsed, defaultFolder: "results/tune-\(name)")
-    let folder = try OutputFolder(path: written.folder, mode: .replace)
     let started = Date()
     let showProgress = output.errorIsTerminal && !written.quiet
+    if let shard {
+      return try Self.executeShard(
+        plan, file: path, name: name, shard: shard, statePath: statePath, written: written,
+        output: output, showProgress: showProgress, started: started)
+    }
+    let folder = try OutputFolder(path: written.folder, mode: .replace)
     if random, let budget {
       return try Self.executeRandom(
         plan, name: name, budget: budget, folder: folder, written: written, output: output,
@@ -82,6 +112,20 @@ enum TuneCommand {
     let outcome = try plan.search.run { line in
       if showProgress { output.err("tune: " + line) }
     }
+    if showProgress { output.err("tune: verification on new users") }
+    let verified = try plan.search.verify(outcome.best)
+    return try Self.finish(
+      plan, name: name, outcome: outcome, verified: verified, folder: folder,
+      written: written, output: output, started: started, lives: "\(outcome.lives) user lives")
+  }
+
+  /// Writes a tune's files (`tune`, and `merge` of its last stage) and prints its summary;
+  /// `lives` is the summary's count of user lives.
+  static func finish(
+    _ plan: TunePlan, name: String, outcome: TuneSearch.Outcome,
+    verified: (scenario: Scenario, result: RunResult), folder: OutputFolder,
+    written: OutputOptions, output: any OutputStreams, started: Date, lives: String
+  ) throws -> Int32 {
     let search = plan.search
     try folder.write(
       Self.evaluationTable(outcome.evaluations, search: search, stage: nil).text, to: "tune.csv")
@@ -90,30 +134,31 @@ enum TuneCommand {
     try Self.writeWinner(
       outcome.best, definition: outcome.contenderDefinitions[best], plan: plan, folder: folder)
     files += ["tuned-policy.json", "tuned-scenario-policy.json"]
-    if showProgress { output.err("tune: verification on new users") }
-    let verification = try Self.writeVerification(outcome.best, search: search, folder: folder)
+    let verification = try Self.writeVerification(verified, search: search, folder: folder)
     files.append("verification.csv")
     let (metricUnit, unit) = Self.units(search)
     let statement = Self.statement(outcome, search: search, unit: unit)
-    try folder.write(
-      HTMLReport.renderTune(
-        name: name, objective: search.objective.name, unit: unit,
-        knobs: search.knobs.map(\.name),
-        evaluations: outcome.evaluations.map {
-          TuneReportEvaluation(
-            round: $0.round, policy: $0.policy, knobValues: $0.knobValues, mean: $0.mean,
-            feasible: $0.feasible)
-        }, winner: outcome.best.name, statement: statement, verification: verification,
-        verificationUnit: metricUnit),
-      to: "report.html")
-    files.append("report.html")
+    if written.htmlReport {
+      try folder.write(
+        HTMLReport.renderTune(
+          name: name, objective: search.objective.name, unit: unit,
+          knobs: search.knobs.map(\.name),
+          evaluations: outcome.evaluations.map {
+            TuneReportEvaluation(
+              round: $0.round, policy: $0.policy, knobValues: $0.knobValues, mean: $0.mean,
+              feasible: $0.feasible)
+          }, winner: outcome.best.name, statement: statement, verification: verification,
+          verificationUnit: metricUnit),
+        to: "report.html")
+      files.append("report.html")
+    }
     try folder.commit()
     output.out(
       "\(name): \(search.candidates) candidates over \(search.knobs.count) knobs, "
         + (search.worlds.isEmpty
           ? ""
           : "in \(search.worlds.count) worlds (\(search.acrossWorlds.rawValue)), ")
-        + "\(outcome.lives) user lives, "
+        + "\(lives), "
         + "\(TerminalTable.fixed(Date().timeIntervalSince(started), 1)) s")
     output.out("Selection among \(outcome.contenders.count) (finalists and presets to beat):")
     let width = outcome.contenders.map(\.name.count).max() ?? 0
@@ -200,9 +245,8 @@ enum TuneCommand {
 
   /// `verification.csv`: the winner against the compared presets on new users.
   static func writeVerification(
-    _ best: NamedPolicy, search: TuneSearch, folder: OutputFolder
+    _ verified: (scenario: Scenario, result: RunResult), search: TuneSearch, folder: OutputFolder
   ) throws -> TuneVerification {
-    let verified = try search.verify(best)
     let verification = TuneVerification(
       RunReport(scenario: verified.scenario, result: verified.result, baseline: "tuned"),
       objective: search.objective)

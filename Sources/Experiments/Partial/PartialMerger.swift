@@ -25,11 +25,17 @@ public protocol MergeablePartial: Codable, Sendable {
   func checkComplete(path: String) throws(PartialError)
   /// The file's text, with its content digest filled in.
   func encoded() throws -> String
+  /// What to give for the missing shards of `shards`, for messages.
+  static func missingFiles(shards: Int) -> String
 }
 
 extension MergeablePartial {
   /// The fix every refused partial gets.
   static var rewrite: String { "write the partial again with the command that wrote it" }
+
+  public static func missingFiles(shards: Int) -> String {
+    "every partial-K-of-\(shards).json (or merges that cover them)"
+  }
 
   /// Checks the shard count and that the shards held are among them (every kind alike).
   func checkCoverage(path: String) throws(PartialError) {
@@ -120,8 +126,7 @@ public struct PartialMerger<Partial: MergeablePartial>: Sendable {
       guard merged.covers.isComplete(of: merged.shards) else {
         throw PartialError(
           message: "missing shard(s) \(merged.covers.missing(of: merged.shards)) of "
-            + "\(merged.shards); give every partial-K-of-\(merged.shards).json (or merges "
-            + "that cover them)")
+            + "\(merged.shards); give \(Partial.missingFiles(shards: merged.shards))")
       }
       try merged.checkComplete(path: firstPath)
     }

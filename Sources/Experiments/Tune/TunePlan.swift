@@ -27,6 +27,11 @@ public struct TunePlan: Sendable {
   public var scenarioFile: String
   public var scenarioSource: String
   public var search: TuneSearch
+  /// The tune file's text, and the text of the study it names (`nil` without `study`): with
+  /// ``scenarioSource``, all a tune over shards stores to load the tune again
+  /// (``load(source:file:scenarioSource:studySource:)``).
+  public var source = ""
+  public var studySource: String?
 
   /// Reads and checks a tune file.
   public static func load(contentsOf path: String) throws(ScenarioErrors) -> TunePlan {
@@ -41,7 +46,8 @@ public struct TunePlan: Sendable {
   /// `study` (an uncertainty study's file, whose scenario and worlds the tune runs in) and
   /// `across_worlds` (how a policy's objective over the worlds is summed up).
   static func readStudy(
-    _ value: ConfigValue, file path: String, problems: inout [ScenarioErrors.Problem]
+    _ value: ConfigValue, file path: String, stored: (study: String, scenario: String)?,
+    problems: inout [ScenarioErrors.Problem]
   ) -> (plan: RobustPlan, worlds: [Scenario], across: TuneSearch.AcrossWorlds)? {
     var across = TuneSearch.AcrossWorlds.expectedValue
     if let node = value["across_worlds"] {
@@ -75,7 +81,10 @@ public struct TunePlan: Sendable {
       ? file
       : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)
     do {
-      let plan = try RobustPlan.load(contentsOf: resolved)
+      let plan =
+        try stored.map {
+          try RobustPlan.load(source: $0.study, file: file, scenarioSource: $0.scenario)
+        } ?? RobustPlan.load(contentsOf: resolved)
       let worlds = try plan.drawWorlds(file: resolved).map(\.scenario)
       return (plan, worlds, across)
     } catch {
@@ -99,8 +108,13 @@ public struct TunePlan: Sendable {
     "constraints", "compare", "search", "selection", "seed",
   ]
 
-  /// Checks a tune file's text (`file` names it in problems and resolves `scenario`).
-  public static func load(source: String, file path: String) throws(ScenarioErrors) -> TunePlan {
+  /// Checks a tune file's text (`file` names it in problems and resolves `scenario`). With
+  /// `scenarioSource` (and `studySource` for a tune with `study`), the texts a tune over
+  /// shards stored are read instead of the files the tune names.
+  public static func load(
+    source: String, file path: String, scenarioSource storedScenario: String? = nil,
+    studySource storedStudy: String? = nil
+  ) throws(ScenarioErrors) -> TunePlan {
     let root = try ScenarioErrors.parsing(source, file: path)
     var problems: [ScenarioErrors.Problem] = []
     let value = root.configValue
@@ -115,8 +129,12 @@ public struct TunePlan: Sendable {
         .init(path: "$.description", message: "must be a string: what the tune is for"))
     }
     var (scenarioFile, scenarioSource) = SweepPlan.readScenario(
-      value["scenario"], file: path, stored: nil, problems: &problems)
-    let study = readStudy(value, file: path, problems: &problems)
+      value["scenario"], file: path, stored: storedStudy == nil ? storedScenario : nil,
+      problems: &problems)
+    let study = readStudy(
+      value, file: path,
+      stored: storedStudy.flatMap { study in storedScenario.map { (study, $0) } },
+      problems: &problems)
     if let study {
       scenarioFile = study.plan.scenarioFile
       scenarioSource = study.plan.scenarioSource
@@ -220,7 +238,10 @@ public struct TunePlan: Sendable {
             path: knob.map { "$.knobs.\($0.name)" } ?? issue.path, message: issue.message)
         })
     }
-    return TunePlan(scenarioFile: scenarioFile, scenarioSource: scenarioSource, search: tune)
+    var plan = TunePlan(scenarioFile: scenarioFile, scenarioSource: scenarioSource, search: tune)
+    plan.source = source
+    plan.studySource = study?.plan.source
+    return plan
   }
 
   static func readBase(

@@ -104,6 +104,10 @@ public struct TuneSearch: Sendable {
   public var worlds: [Scenario] = []
   /// How a policy's objective across ``worlds`` is summed up.
   public var acrossWorlds: AcrossWorlds = .expectedValue
+  /// Evaluations recorded by the stages of a tune over shards (``TuneReplay``): with it, every
+  /// evaluation is read from them instead of simulated, and one not recorded throws
+  /// ``TuneStageNeeded``; `nil`: simulate.
+  public var replay: TuneReplay?
 
   /// The objective across the worlds of a study, per replication: the mean over worlds, or
   /// the regret (the best of the policies evaluated together in that world less this one)
@@ -181,6 +185,15 @@ public struct TuneSearch: Sendable {
   /// file does not compare it). Paired differences on these users are an unbiased estimate
   /// of what the tune gained: the search's own means are biased upward by the selection.
   public func verify(_ best: NamedPolicy) throws -> (scenario: Scenario, result: RunResult) {
+    let world = verificationScenario(best)
+    let result = try Experiment.run(
+      RunPlan(scenario: world, jobs: jobs), on: CompiledScenario(world))
+    return (world, result)
+  }
+
+  /// The world and plan ``verify(_:)`` runs: its policies, baseline, users, replications and
+  /// seed.
+  public func verificationScenario(_ best: NamedPolicy) -> Scenario {
     var policies = [NamedPolicy(name: "tuned", configuration: best.configuration)]
     policies += compare.filter { $0.name != "tuned" }
     if !policies.contains(where: { $0.name == "storekit-auto" }),
@@ -194,9 +207,7 @@ public struct TuneSearch: Sendable {
     world.users = selectionUsers
     world.replications = Self.verificationReplications
     world.seed = RandomStream.splitMix64Finalizer(seed ^ 0x5455_4E45_5645_5249)
-    let result = try Experiment.run(
-      RunPlan(scenario: world, jobs: jobs), on: CompiledScenario(world))
-    return (world, result)
+    return world
   }
 
   /// The sign that makes the objective larger-is-better (a regret across worlds is lower).
@@ -252,11 +263,13 @@ public struct TuneSearch: Sendable {
   /// policy (`values[replication][policy]`, across worlds as ``acrossWorlds`` says) and the
   /// pooled value of each constraint's metric per policy (across worlds, their mean).
   func evaluate(
-    _ policies: [NamedPolicy], users: Int, replications: Int, seed: UInt64
+    _ policies: [NamedPolicy], users: Int, replications: Int, seed: UInt64,
+    phase: TuneRun.Phase = .round(0)
   ) throws -> (values: [[Double]], constraints: [[Double?]]) {
     guard !worlds.isEmpty else {
       return try evaluate(
-        policies, in: scenario, users: users, replications: replications, seed: seed)
+        policies, in: scenario, users: users, replications: replications, seed: seed,
+        phase: phase)
     }
     // A regret's reference is the best compared preset of each world and replication, run
     // beside the policies on the same users: a fixed set, so a policy's regrets are alike
@@ -270,9 +283,10 @@ public struct TuneSearch: Sendable {
     var perWorld: [[[Double]]] = []
     var bounds = policies.map { _ in constraints.map { _ in 0.0 } }
     var known = policies.map { _ in constraints.map { _ in true } }
-    for world in worlds {
+    for (index, world) in worlds.enumerated() {
       let (values, worldBounds) = try evaluate(
-        evaluated, in: world, users: users, replications: replications, seed: seed)
+        evaluated, in: world, users: users, replications: replications, seed: seed,
+        world: index, phase: phase)
       perWorld.append(values)
       for policy in policies.indices {
         for constraint in constraints.indices {
@@ -321,23 +335,31 @@ public struct TuneSearch: Sendable {
     return users * replications * evaluated * worlds.count
   }
 
-  /// ``evaluate(_:users:replications:seed:)`` in one world.
+  /// ``evaluate(_:users:replications:seed:phase:)`` in one world (`world`: its index in
+  /// ``worlds``, `nil` for the scenario): simulated, or read from ``replay``.
   func evaluate(
     _ policies: [NamedPolicy], in scenario: Scenario, users: Int, replications: Int,
-    seed: UInt64
+    seed: UInt64, world index: Int? = nil, phase: TuneRun.Phase = .round(0)
   ) throws -> (values: [[Double]], constraints: [[Double?]]) {
-    var world = scenario
-    world.policies = policies
-    world.baseline = policies[0].name
-    world.users = users
-    world.replications = replications
-    world.seed = seed
-    let plan = RunPlan(scenario: world, jobs: jobs)
-    let result = try Experiment.run(plan, on: CompiledScenario(world))
+    let run = TuneRun(
+      phase: phase, world: index, policies: policies, users: users, replications: replications,
+      seed: seed)
+    if let replay { return try replay.evaluation(of: run) }
+    let world = run.scenario(in: scenario)
+    let result = try Experiment.run(
+      RunPlan(scenario: world, jobs: jobs), on: CompiledScenario(world))
+    return reduce(result.tallies, in: world)
+  }
+
+  /// The objective per replication and policy and each constraint's pooled metric per policy,
+  /// from a run's tallies in `world`.
+  func reduce(
+    _ tallies: [[Tally]], in world: Scenario
+  ) -> (values: [[Double]], constraints: [[Double?]]) {
     let metric = objective.metric
-    let values = result.tallies.map { row in row.map { metric.value($0, world) ?? 0 } }
-    var pooled: [Tally] = result.tallies[0]
-    for row in result.tallies.dropFirst() {
+    let values = tallies.map { row in row.map { metric.value($0, world) ?? 0 } }
+    var pooled: [Tally] = tallies[0]
+    for row in tallies.dropFirst() {
       for index in pooled.indices { pooled[index].merge(row[index]) }
     }
     let bounds = pooled.map { tally in constraints.map { $0.metric.metric.value(tally, world) } }
@@ -365,7 +387,8 @@ public struct TuneSearch: Sendable {
         "round \(round + 1): \(alive.count) candidates, \(roundUsers) users × \(replications)")
       let policies = alive.map { pool[$0].policy }
       let (values, bounds) = try evaluate(
-        policies, users: roundUsers, replications: replications, seed: seed &+ UInt64(round))
+        policies, users: roundUsers, replications: replications, seed: seed &+ UInt64(round),
+        phase: .round(round))
       lives += livesOf(policies, users: roundUsers, replications: replications)
       var scored: [(candidate: Int, score: Double, feasible: Bool)] = []
       for (position, candidate) in alive.enumerated() {
@@ -403,7 +426,8 @@ public struct TuneSearch: Sendable {
       (replication, survivors) throws(any Error) -> [Double] in
       let (values, _) = try evaluate(
         survivors.map { contenders[$0] }, users: selectionUsers, replications: 1,
-        seed: selectionSeed &+ UInt64(replication))
+        seed: selectionSeed &+ UInt64(replication),
+        phase: .selection(replication: replication, survivors: survivors.count))
       lives += livesOf(survivors.map { contenders[$0] }, users: selectionUsers, replications: 1)
       return values[0].map { direction * $0 }
     }

@@ -86,14 +86,22 @@ enum _FileSystem {
   }
 
   /// `partial-K-of-N.json` or `partial-FIRST-LAST-of-N.json` (digits only): shard results, kept
-  /// when the folder is replaced.
+  /// when the folder is replaced; so are a tune's stage files, `tune-stage-S-part-K-of-N.json`
+  /// and `tune-state-S.json`.
   static func isPartial(_ entry: String) -> Bool {
-    guard entry.hasPrefix("partial-"), entry.hasSuffix(".json") else { return false }
-    let middle = entry.dropFirst("partial-".count).dropLast(".json".count)
-    let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
     let digits = { (part: Substring) in
       !part.isEmpty && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
     }
+    if entry.hasPrefix("tune-"), entry.hasSuffix(".json") {
+      let parts = entry.dropFirst("tune-".count).dropLast(".json".count)
+        .split(separator: "-", omittingEmptySubsequences: false)
+      if parts.count == 2 { return parts[0] == "state" && digits(parts[1]) }
+      return parts.count == 6 && parts[0] == "stage" && digits(parts[1]) && parts[2] == "part"
+        && digits(parts[3]) && parts[4] == "of" && digits(parts[5])
+    }
+    guard entry.hasPrefix("partial-"), entry.hasSuffix(".json") else { return false }
+    let middle = entry.dropFirst("partial-".count).dropLast(".json".count)
+    let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
     switch parts.count {
     case 3: return digits(parts[0]) && parts[1] == "of" && digits(parts[2])
     case 4: return digits(parts[0]) && digits(parts[1]) && parts[2] == "of" && digits(parts[3])
