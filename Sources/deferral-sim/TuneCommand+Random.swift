@@ -51,7 +51,7 @@ extension TuneCommand {
     try folder.commit()
     let (metricUnit, unit) = Self.units(search)
     output.out(
-      "\(name): random search, \(outcome.candidates) candidates over \(search.knobs.count) knobs "
+      "\(name): random search, \(outcome.candidates) candidates over \(search.knobs.count) knob\(search.knobs.count == 1 ? "" : "s") "
         + "and \(search.compare.count) compared preset\(search.compare.count == 1 ? "" : "s"), "
         + (search.worlds.isEmpty
           ? ""

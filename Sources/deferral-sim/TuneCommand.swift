@@ -154,7 +154,7 @@ enum TuneCommand {
     }
     try folder.commit()
     output.out(
-      "\(name): \(search.candidates) candidates over \(search.knobs.count) knobs, "
+      "\(name): \(search.candidates) candidates over \(search.knobs.count) knob\(search.knobs.count == 1 ? "" : "s"), "
         + (search.worlds.isEmpty
           ? ""
           : "in \(search.worlds.count) worlds (\(search.acrossWorlds.rawValue)), ")
