@@ -249,25 +249,11 @@ extension _ScenarioDecoder {
           + "relative arrival rates, one per equal part of the window, such as \(example)")
       return nil
     }
-    var weights: [Double] = []
-    for (index, element) in elements.enumerated() {
-      guard case .number(let value, _) = element.value, value.isFinite, value >= 0, value <= 1e12
-      else {
-        report(
-          _JSONPath.element(path, index), element,
-          "must be a non-negative number, got \(Self.shown(element)); write a relative arrival "
-            + "rate (0 for a part without installs, at most 1e12)")
-        return nil
-      }
-      weights.append(value)
-    }
-    guard weights.contains(where: { $0 > 0 }) else {
-      report(
-        path, node,
-        "must have at least one part above 0 (no user could install); write e.g. \(example)")
-      return nil
-    }
-    return weights
+    return readRelativeWeights(
+      elements, of: node, at: path,
+      element: "a relative arrival rate, at most 1e12 (0 for a part without installs)",
+      allZero: "must have at least one part above 0 (no user could install); write e.g. "
+        + example)
   }
 
   /// The most parts `install_window.weights` may give.

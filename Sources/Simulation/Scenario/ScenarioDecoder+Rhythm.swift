@@ -64,23 +64,34 @@ extension _ScenarioDecoder {
           + "[\([String](repeating: "1", count: count).joined(separator: ", "))]")
       return nil
     }
+    return readRelativeWeights(
+      elements, of: node, at: path,
+      element: "a relative weight, at most 1e12 (0: no session starts then)",
+      allZero: "must not be all 0 (no session could ever start); give the busiest "
+        + "\(what.split(separator: ",")[0]) a positive weight, or leave daily_rhythm out for a "
+        + "flat rhythm")
+  }
+
+  /// Relative weights (`install_window.weights`, a rhythm's hours and weekdays): each element
+  /// a non-negative finite number at most 1e12 (else reported at its path: "must be a
+  /// non-negative number, got …; write `element`"), not all 0 (else `allZero` at `path`).
+  mutating func readRelativeWeights(
+    _ elements: [JSONNode], of node: JSONNode, at path: String, element what: String,
+    allZero: String
+  ) -> [Double]? {
     var weights: [Double] = []
     for (index, element) in elements.enumerated() {
       guard case .number(let value, _) = element.value, value.isFinite, value >= 0, value <= 1e12
       else {
         report(
           _JSONPath.element(path, index), element,
-          "must be a non-negative number (a relative weight, at most 1e12; 0: no session "
-            + "starts then), got \(Self.shown(element))")
+          "must be a non-negative number, got \(Self.shown(element)); write \(what)")
         return nil
       }
       weights.append(value)
     }
     guard weights.contains(where: { $0 > 0 }) else {
-      report(
-        path, node,
-        "must not be all 0 (no session could ever start); give the busiest \(what.split(separator: ",")[0]) a "
-          + "positive weight, or leave daily_rhythm out for a flat rhythm")
+      report(path, node, allZero)
       return nil
     }
     return weights
