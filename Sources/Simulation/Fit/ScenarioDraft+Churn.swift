@@ -30,6 +30,24 @@ extension _ScenarioDraft {
     guard returns >= Self.churnMinimumReturns, last.count >= Self.churnMinimumLastGaps,
       let plain = gap.chosen
     else { return nil }
+    // The score at q = 0 (the plain fit maximizes the rest, so this is the score test's
+    // statistic): d/dq [n_r log(1 − q) + Σ log(q + (1 − q) S(c))] = Σ (1 − S)/S − n_r. Not
+    // positive: no departure improves on none, and the EM (slow toward a boundary) is skipped.
+    let score =
+      last.reduce(0.0) { sum, sample in
+        let s = max(1e-300, 1 - plain.cdf(sample.seconds))
+        return sum + (1 - s) / s
+      } - Double(returns)
+    guard score > 0 else {
+      estimates.append(
+        (
+          "churn probability", "none",
+          "leaving for good after a session does not explain the \(last.count) users' last gaps "
+            + "better than returns not seen yet (the likelihood falls from no churn on: score "
+            + "\(Self.number(score)))"
+        ))
+      return nil
+    }
     // Each family with churn (a departure mimics a long gap, so the family the plain fit chose
     // for its heavy tail may not be the one that fits once departures are allowed).
     var best: (q: Double, fitted: FittedDuration, logLikelihood: Double)?
