@@ -201,8 +201,8 @@ extension Decision {
       + (shipping(name) == .library
         ? "; the run folder's recommended-policy.json is that file" : "")
       + " (README, \"Ship it\"). A setting no preset has may do better for this app: "
-      + "deferral-sim tune searches the knobs and writes the winner as that same file (README, "
-      + "\"Tune\")."
+      + "deferral-sim tune searches the knobs and writes the winner as a policy file for this "
+      + "project's library (README, \"Tune\")."
   }
 
   /// A preset's way of shipping; a custom policy needs this project's library.
