@@ -1,8 +1,11 @@
 // swift-tools-version:6.0
 // deferral-sim: a Monte Carlo simulator of App Store system-message deferral policies.
 // Layout and dependency direction: CONTRIBUTING.md ("Layout and dependencies").
-//   deferral-sim -> Experiments -> Reports -> Simulation -> MessageDeferral ; Simulation -> CGSL
-//   (Experiments plans and runs: it alone of the libraries calls the engine's Engine.run)
+//   deferral-sim -> Experiments -> Reports -> Fitting -> Simulation -> MessageDeferral ;
+//   Simulation, Fitting -> CGSL
+//   (Experiments plans and runs: it alone of the libraries calls the engine's Engine.run, the
+//   fit's predictive check and the --precision search included; Fitting builds a scenario
+//   from logs and says what its check simulates, never running it; LayeringTests checks)
 import PackageDescription
 
 let package = Package(
@@ -17,7 +20,8 @@ let package = Package(
     .library(name: "MessageDeferralStoreKit", targets: ["MessageDeferralStoreKit"]),
     // For the benchmarks' own package (Benchmarks/Package.swift), so that `swift build` here
     // never compiles deferral-bench: the engine's libraries, GSL and the StoreKit shim.
-    .library(name: "DeferralSimEngine", targets: ["Experiments", "Reports", "Simulation"]),
+    .library(
+      name: "DeferralSimEngine", targets: ["Experiments", "Reports", "Fitting", "Simulation"]),
     .library(name: "CGSL", targets: ["CGSL"]),
     .library(name: "StoreKitShim", targets: ["StoreKitShim"]),
   ],
@@ -33,10 +37,14 @@ let package = Package(
     .target(
       name: "Simulation", dependencies: ["MessageDeferral", "CGSL"], exclude: ["README.md"]),
     .target(
-      name: "Reports", dependencies: ["Simulation", "MessageDeferral", "CGSL"],
+      name: "Fitting", dependencies: ["Simulation", "MessageDeferral", "CGSL"],
       exclude: ["README.md"]),
     .target(
-      name: "Experiments", dependencies: ["Reports", "Simulation", "MessageDeferral", "CGSL"],
+      name: "Reports", dependencies: ["Fitting", "Simulation", "MessageDeferral", "CGSL"],
+      exclude: ["README.md"]),
+    .target(
+      name: "Experiments",
+      dependencies: ["Reports", "Fitting", "Simulation", "MessageDeferral", "CGSL"],
       exclude: ["README.md"]),
     // Apple's StoreKit/UIKit declarations the controller uses, for platforms without them
     // (empty where StoreKit's Message API exists): lets Linux compile and test the library.
@@ -47,13 +55,15 @@ let package = Package(
       exclude: ["README.md"]),
     .executableTarget(
       name: "deferral-sim",
-      dependencies: ["Experiments", "Reports", "Simulation", "MessageDeferral"],
+      dependencies: ["Experiments", "Reports", "Fitting", "Simulation", "MessageDeferral"],
       exclude: ["README.md"]),
     .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CGSL"]),
+    .testTarget(name: "FittingTests", dependencies: ["Fitting", "Simulation", "MessageDeferral"]),
     // ReportsTests renders sweep pages from outcomes that Experiments computes.
     .testTarget(
-      name: "ReportsTests", dependencies: ["Reports", "Experiments", "Simulation", "CGSL"]),
+      name: "ReportsTests",
+      dependencies: ["Reports", "Experiments", "Fitting", "Simulation", "CGSL"]),
     .testTarget(
       name: "ExperimentsTests", dependencies: ["Experiments", "Reports", "Simulation", "CGSL"]),
     .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim"]),

@@ -108,9 +108,9 @@ M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwar
 M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
 M81 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DailyRhythmTests @@ firstOpen = rhythm.time(after: firstOpen, from: 0) @@ firstOpen = rhythm.time(after: 0, from: firstOpen)
 M82 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DailyRhythmTests @@ return rhythm.time(after: drawn, from: world.now) - world.now @@ return drawn
-M83 @@ Sources/Simulation/Fit/ScenarioDraft+Rhythm.swift @@ FitRhythmRoundTripTests @@ existing * window[$0] + observations.newUserExposure[$0] @@ existing * window[$0]
+M83 @@ Sources/Fitting/Scenario/ScenarioDraft+Rhythm.swift @@ FitRhythmRoundTripTests @@ existing * window[$0] + observations.newUserExposure[$0] @@ existing * window[$0]
 M84 @@ Sources/Simulation/Engine/UserSimulator+Campaigns.swift @@ DailyRhythmTests @@ localTime, atOrAfter: issuedAt, shift: compiled.rhythm?.shift ?? 0) @@ localTime, atOrAfter: issuedAt, shift: 0)
-M85 @@ Sources/Simulation/Fit/ScenarioDraft+Rhythm.swift @@ FitRhythmRoundTripTests @@     gap = ScenarioFit.summarize( @@     _ = ScenarioFit.summarize(
+M85 @@ Sources/Fitting/Scenario/ScenarioDraft+Rhythm.swift @@ FitRhythmRoundTripTests @@     gap = ScenarioFit.summarize( @@     _ = ScenarioFit.summarize(
 EOF
 )
 

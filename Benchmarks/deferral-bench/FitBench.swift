@@ -1,3 +1,4 @@
+import Fitting
 import Foundation
 import Simulation
 

@@ -1,4 +1,5 @@
 import Experiments
+import Fitting
 import MessageDeferral
 import Reports
 import Simulation

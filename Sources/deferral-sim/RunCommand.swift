@@ -1,4 +1,5 @@
 import Experiments
+import Fitting
 import Foundation
 import MessageDeferral
 import Reports

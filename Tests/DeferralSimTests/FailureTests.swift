@@ -1,3 +1,4 @@
+import Fitting
 import MessageDeferral
 import Reports
 import Simulation

@@ -1,3 +1,5 @@
+import Experiments
+import Fitting
 import Foundation
 import Reports
 import Simulation

@@ -1,7 +1,9 @@
+import Experiments
 import Foundation
 import Reports
 import Testing
 
+@testable import Fitting
 @testable import Simulation
 
 /// Issue #32 item 6 through a round trip: `round-trip.json` with a daily and weekly rhythm,

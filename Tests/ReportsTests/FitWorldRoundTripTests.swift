@@ -1,7 +1,9 @@
+import Experiments
 import Foundation
 import Reports
 import Testing
 
+@testable import Fitting
 @testable import Simulation
 
 /// Issue #32 items 1 and 2: the cold-launch entry mix and the warm share, from a closed form

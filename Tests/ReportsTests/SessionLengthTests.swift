@@ -1,7 +1,9 @@
+import Experiments
 import Foundation
 import Reports
 import Testing
 
+@testable import Fitting
 @testable import Simulation
 
 /// Issue #32 item 3: `sessions.leave_odds_by_position` in the engine (screens per session

@@ -20,7 +20,7 @@ extension _ScenarioDecoder {
       } ?? DailyRhythm.flatWeekdays
     var offset: Double? = 0
     if let offsetNode = object["utc_offset"] {
-      if case .string(let text) = offsetNode.value, let seconds = FitMap.utcOffset(text) {
+      if case .string(let text) = offsetNode.value, let seconds = ScenarioFields.utcOffset(text) {
         offset = seconds
       } else {
         report(

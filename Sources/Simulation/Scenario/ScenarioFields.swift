@@ -7,6 +7,21 @@ import MessageDeferral
 /// Each reader appends what is wrong to `problems` (path, message with its fix, position) and
 /// returns `nil`; otherwise it returns the value and appends nothing.
 public enum ScenarioFields {
+  /// Seconds east of UTC from `+HH:MM` / `-HH:MM` (`nil`: not an offset of -12:00 to +14:00):
+  /// a daily rhythm's `utc_offset` and a fit map's.
+  package static func utcOffset(_ text: String) -> Double? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
+      bytes[3] == UInt8(ascii: ":"),
+      let hours = Int(String(decoding: bytes[1...2], as: UTF8.self)),
+      let minutes = Int(String(decoding: bytes[4...5], as: UTF8.self)), minutes < 60
+    else { return nil }
+    let sign = bytes[0] == UInt8(ascii: "+") ? 1.0 : -1.0
+    let total = hours * 60 + minutes
+    guard sign > 0 ? total <= 14 * 60 : total <= 12 * 60 else { return nil }
+    return sign * Double(total * 60)
+  }
+
   /// A seed written as text: one or more ASCII digits, at most 18446744073709551615. No sign,
   /// no spaces, no other base (`"+5"`, `" 5"` and `"0x5"` are not seeds).
   public static func seed(digits text: String) -> UInt64? {
