@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Reports formats results and never runs the engine: running is the Experiments layer's
-/// (Sources/Experiments/README.md). Reads the sources, so a new call fails here, not in review.
+/// (Sources/Experiments/README.md), the fit's predictive check included, and Fitting sits
+/// between Simulation and Reports. Reads the sources, so a new call fails here, not in review.
 @Suite("Layering")
 struct LayeringTests {
   /// The repository's root, from this file's path (Tests/ExperimentsTests/...).
@@ -53,6 +54,65 @@ struct LayeringTests {
     for file in try Self.sources(in: "Sources/Simulation") {
       for flag in ["--users", "--replications", "--seed", "--policies", "--baseline"] {
         #expect(!file.text.contains("\"\(flag)"), "\(file.path) names \(flag)")
+      }
+    }
+  }
+
+  /// The code of a line: what comes before a `//` comment.
+  static func code(_ line: Substring) -> Substring {
+    line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+  }
+
+  /// The folders under Sources/, each a module.
+  static func modules() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
+      .filter { !$0.hasPrefix(".") }.sorted()
+  }
+
+  /// Only Experiments runs experiments: no source outside it (and outside the engine's own
+  /// folder, which defines it) calls `Engine.run`. The fit's predictive check and the
+  /// `--precision` search run through Experiments too.
+  @Test func onlyExperimentsCallsTheEngine() throws {
+    let modules = try Self.modules()
+    #expect(modules.contains("Experiments") && modules.contains("Fitting"), "\(modules)")
+    var calls: [String] = []
+    for module in modules where module != "Experiments" {
+      for file in try Self.sources(in: "Sources/\(module)")
+      where !file.path.hasPrefix("Sources/Simulation/Engine/") {
+        for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false)
+          .enumerated() where Self.code(line).contains("Engine.run")
+        {
+          calls.append("\(file.path):\(number + 1)")
+        }
+      }
+    }
+    #expect(calls.isEmpty, "only Experiments calls Engine.run; run this through it: \(calls)")
+  }
+
+  @Test func fittingImportsNoExperimentsReportsOrTool() throws {
+    let files = try Self.sources(in: "Sources/Fitting")
+    #expect(files.count > 20, "Sources/Fitting not found from \(Self.root.path)")
+    for file in files {
+      for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        let code = Self.code(line)
+        for module in ["Experiments", "Reports", "deferral_sim"]
+        where code.contains("import \(module)") {
+          Issue.record("\(file.path):\(number + 1) imports \(module): Fitting sits below them")
+        }
+      }
+    }
+  }
+
+  @Test func simulationImportsNoFitting() throws {
+    let files = try Self.sources(in: "Sources/Simulation")
+    #expect(files.count > 20, "Sources/Simulation not found from \(Self.root.path)")
+    for file in files {
+      for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated() where Self.code(line).contains("import Fitting")
+      {
+        Issue.record("\(file.path):\(number + 1) imports Fitting: Fitting sits above Simulation")
       }
     }
   }
