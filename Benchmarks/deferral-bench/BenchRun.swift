@@ -53,7 +53,11 @@ struct BenchRun {
       guard let scenarioPath else {
         throw BenchError("the peer needs the scenario file; run from the package root")
       }
-      try peerSection(world: world, scenarioPath: scenarioPath, folder: folder)
+      let peerCopy = try PeerScenario(path: scenarioPath)
+      defer { peerCopy.remove() }
+      try peerSection(
+        world: CompiledScenario(try BenchScenario.load(path: peerCopy.path)),
+        scenarioPath: peerCopy.path, folder: folder)
     }
     if options.sections.contains("scale") {
       try scaleSection(world: world, folder: folder)

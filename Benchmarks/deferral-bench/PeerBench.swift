@@ -200,3 +200,37 @@ struct PeerBench {
       agrees: abs(difference) <= halfWidth)
   }
 }
+
+/// The scenario as the SimPy peer models it: a temporary copy without the top-level keys the
+/// peer does not model (`responses`: what a user does with a shown sheet; the peer shows
+/// sheets, it does not model the answer; `app`: the app's own units, which only scale
+/// reports). Both sides run this copy, so the comparison is of one world.
+struct PeerScenario {
+  /// Top-level keys left out of the copy.
+  static let unmodelled: Set<String> = ["responses", "app"]
+
+  let path: String
+  private let folder: URL
+
+  init(path source: String) throws {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: source))
+    } catch {
+      throw BenchError("\(source): cannot read the scenario for the peer: \(error)")
+    }
+    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      throw BenchError("\(source): the scenario is not a JSON object")
+    }
+    for key in Self.unmodelled { object.removeValue(forKey: key) }
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "deferral-bench-peer-\(ProcessInfo.processInfo.processIdentifier)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let copy = folder.appendingPathComponent(URL(fileURLWithPath: source).lastPathComponent)
+    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      .write(to: copy)
+    path = copy.path
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: folder) }
+}
