@@ -171,7 +171,7 @@ public struct TunePlan: Sendable {
     let search = readObject(
       value["search"], at: "$.search",
       defaults: [
-        "candidates": 24, "users": 1000, "replications": 4, "finalists": 4, "local_steps": 3,
+        "candidates": 24, "users": 1000, "replications": 4, "finalists": 4, "local_steps": 0,
       ],
       integerRanges: [
         "candidates": 1...512, "users": 1...1_000_000, "replications": 2...1000,
