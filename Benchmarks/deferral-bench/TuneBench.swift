@@ -99,6 +99,11 @@ struct TuneBench {
     var versus: [Versus]
     var seconds: Double
     func tunerWins(_ index: Int) -> Bool { tunerScore >= versus[index].score }
+    /// Whether the tuner is not significantly below random search: at least its score, or the
+    /// paired difference's 95% interval reaches 0 (the reading of #33's first target).
+    func tunerNotBelow(_ index: Int) -> Bool {
+      tunerWins(index) || versus[index].difference + versus[index].halfWidth >= 0
+    }
   }
 
   /// A tag mixed into each seed for the scoring users ("TUNEBNCH"), so they are none of the
@@ -201,7 +206,7 @@ extension BenchRun {
         + knobs.map { "random_\($0)" } + [
           "random_candidates", "random_lives", "tuner_fresh_\(objective)",
           "random_fresh_\(objective)", "difference", "half_width_95", "tuner_at_least_random",
-          "seed_seconds",
+          "tuner_not_below_random_95", "seed_seconds",
         ])
     func padded(_ values: [String]) -> [CSVField] {
       values.isEmpty ? knobs.map { _ in CSVField.text("") } : values.map(CSVField.text)
@@ -219,7 +224,8 @@ extension BenchRun {
             + padded(versus.knobs) + [
               .integer(versus.candidates), .integer(versus.lives), .number(row.tunerScore),
               .number(versus.score), .number(versus.difference), .number(versus.halfWidth),
-              .text(row.tunerWins(index) ? "yes" : "no"), .number(row.seconds),
+              .text(row.tunerWins(index) ? "yes" : "no"),
+              .text(row.tunerNotBelow(index) ? "yes" : "no"), .number(row.seconds),
             ])
       }
     }
@@ -228,6 +234,7 @@ extension BenchRun {
     for (index, variant) in bench.variants.enumerated() {
       let wins = rows.indices.filter { rows[$0].tunerWins(index) }.count
       let ties = rows.filter { $0.tunerScore == $0.versus[index].score }.count
+      let notBelow = rows.indices.filter { rows[$0].tunerNotBelow(index) }.count
       let prefix =
         index == 0 ? "tune_vs_random_search" : "tune_vs_random_search_\(variant.name)"
       let status = wins >= 18 ? "met" : "missed"
@@ -239,6 +246,11 @@ extension BenchRun {
           : count == 20 ? "\(wins) (target >= 18: \(status))" : "\(wins) (--quick: no target)")
       headline("\(prefix)_ties", "\(ties)")
       headline(
+        "\(prefix)_not_below_95_of_\(count)",
+        index > 0 || count != 20
+          ? "\(notBelow)"
+          : "\(notBelow) (paired 95% interval, target >= 18: \(notBelow >= 18 ? "met" : "missed"))")
+      headline(
         "\(prefix)_mean_difference",
         Format.fixed(rows.map { $0.versus[index].difference }.reduce(0, +) / Double(rows.count), 2))
       headline(
@@ -248,6 +260,11 @@ extension BenchRun {
         "tune vs random search (\(variant.users) users × \(variant.replications) a candidate), "
           + "same user lives: seeds tuned ≥ random on fresh users",
         "\(wins) of \(count)", index == 0 ? "≥ 18 of 20" : "", index == 0 ? primaryStatus : "",
+      ])
+      table.add([
+        "  … not below random search (paired 95% interval on fresh users)",
+        "\(notBelow) of \(count)", index == 0 ? "≥ 18 of 20" : "",
+        index == 0 && count == 20 ? (notBelow >= 18 ? "met" : "missed") : "",
       ])
     }
     headline("tune_selection_guaranteed_seeds", "\(rows.filter(\.tunerGuaranteed).count)")

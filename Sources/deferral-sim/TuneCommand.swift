@@ -21,9 +21,11 @@ enum TuneCommand {
       "TUNE is a JSON file: the scenario, the base policy, the knobs and their ranges, the\n"
       + "objective and constraints, the presets to beat, the search's sizes and the selection's\n"
       + "alpha and delta. See the README, section Tune. Candidates run together on the same\n"
-      + "users; successive halving keeps the better half and doubles the users each round; then\n"
-      + "Kim and Nelson's procedure selects among the finalists and the presets with\n"
-      + "P(correct selection) >= 1 - alpha when the best leads by at least delta. Writes\n"
+      + "users; successive halving keeps the better half and doubles the users each round;\n"
+      + "optional local steps (search.local_steps, default 0) try the best finalist's\n"
+      + "neighbours, one knob changed, on new users; then Kim and Nelson's procedure selects\n"
+      + "among the finalists and the presets with P(correct selection) >= 1 - alpha when the\n"
+      + "best leads by at least delta. Writes\n"
       + "tune.csv (every evaluation), tuned-policy.json (the winner as the policy file the\n"
       + "app's MessageDeferralStoreKit loads, as export-policy writes it) and\n"
       + "tuned-scenario-policy.json (the winner as a custom policy for a scenario's\n"
@@ -146,7 +148,7 @@ enum TuneCommand {
           evaluations: outcome.evaluations.map {
             TuneReportEvaluation(
               round: $0.round, policy: $0.policy, knobValues: $0.knobValues, mean: $0.mean,
-              feasible: $0.feasible)
+              feasible: $0.feasible, stage: $0.stage)
           }, winner: outcome.best.name, statement: statement, verification: verification,
           verificationUnit: metricUnit),
         to: "report.html")
@@ -189,7 +191,8 @@ enum TuneCommand {
     return ExitStatus.success
   }
 
-  /// `tune.csv`: every evaluation, its stage (`round N`, `selection`, or `stage` for all).
+  /// `tune.csv`: every evaluation, its stage (`round N`, `local N`, `selection`, or `stage` for
+  /// all).
   static func evaluationTable(
     _ evaluations: [TuneSearch.Evaluation], search: TuneSearch, stage: String?
   ) -> CSVTable {
@@ -205,7 +208,7 @@ enum TuneCommand {
         ? search.knobs.map { _ in CSVField.text("") } : evaluation.knobValues.map(CSVField.text)
       table.append(
         [
-          .text(stage ?? evaluation.round.map { "round \($0 + 1)" } ?? "selection"),
+          .text(stage ?? evaluation.stage),
           .text(evaluation.policy),
         ] + knobs + [
           .integer(evaluation.users), .integer(evaluation.replications),

@@ -9,7 +9,8 @@ struct TuneEndToEndTests {
     {"base": {"preset": "deadline-aware"},
      "knobs": {"sheets_per_break": {"integer": [1, 2]}, "gate.home": {"choices": ["open", "closed"]}},
      "compare": ["storekit-auto"],
-     "search": {"candidates": 4, "users": 100, "replications": 2, "finalists": 2},
+     "search": {"candidates": 4, "users": 100, "replications": 2, "finalists": 2,
+                "local_steps": 2},
      "selection": {"alpha": 0.05, "delta": 50, "users": 100, "initial_replications": 3,
                    "max_replications": 4},
      "seed": 5}
@@ -30,11 +31,13 @@ struct TuneEndToEndTests {
         "stage", "policy", "sheets_per_break", "gate.home", "users", "replications",
         "value_per_1k_users", "half_width_95", "feasible",
       ])
-    // Round 1: 4 candidates; round 2: the better 2 with twice the users; then the selection
-    // of those 2 and storekit-auto.
+    // Round 1: 4 candidates; round 2: the better 2 with twice the users; one local step (the
+    // better one and its 2 neighbours not seen; it stays); then the selection of those 2 and
+    // storekit-auto.
     #expect(
       rows.dropFirst().map { $0[0] } == Array(repeating: "round 1", count: 4)
-        + ["round 2", "round 2", "selection", "selection", "selection"])
+        + ["round 2", "round 2", "local 1", "local 1", "local 1"]
+        + ["selection", "selection", "selection"])
     #expect(rows[5][4] == "200")
     let policy = try RunEndToEndTests.read(out, "tuned-policy.json")
     #expect(policy.contains(#""format": "deferral-sim-policy""#))

@@ -45,15 +45,16 @@ struct TuneShardsEndToEndTests {
     for (label, shards) in [("1", { (_: Int) in 1 }), ("2", { _ in 2 }), ("3", { _ in 3 })] {
       let out = folder.appendingPathComponent("sharded-\(label)")
       let stages = try Self.chain(file.path, out: out, shards: shards)
-      // Round 1, round 2, the selection (its 4 replications in one stage), the verification.
-      #expect(stages == 4)
+      // Round 1, round 2, one local step, the selection (its 4 replications in one stage), the
+      // verification.
+      #expect(stages == 5)
       for (name, text) in zip(Self.files, expected) {
         #expect(try RunEndToEndTests.read(out, name) == text, "\(name), N = \(label)")
       }
       // The stages' files are kept beside the tune's files when the folder is replaced.
       let kept = try FileManager.default.contentsOfDirectory(
         atPath: out.appendingPathComponent("stages").path)
-      #expect(kept.filter { $0.hasPrefix("tune-state-") }.count == 3)
+      #expect(kept.filter { $0.hasPrefix("tune-state-") }.count == 4)
     }
   }
 
@@ -185,13 +186,15 @@ struct TuneShardsEndToEndTests {
     let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     #expect(submitted.status == 0, "\(submitted.output)\n\(logged)")
     #expect(submitted.output.contains("stage 0: shards job 1 (array 0-1); merge: job 2"))
-    // Round 1, round 2, the selection's first stage (its 3 first-stage replications), one
+    // Round 1, round 2, each local step, the selection's first stage (its 3 first-stage replications), one
     // stage for each replication after those (--ahead 1; as many as the tune whole took, read
     // from its tune.csv), the verification: an array and a merge each.
+    let wholeRows = RunEndToEndTests.rows(try RunEndToEndTests.read(whole, "tune.csv"))
     let selection =
-      RunEndToEndTests.rows(try RunEndToEndTests.read(whole, "tune.csv"))
-      .filter { $0[0] == "selection" }.compactMap { Int($0[5]) }.max() ?? 0
-    let stages = 2 + 1 + (selection - 3) + 1
+      wholeRows.filter { $0[0] == "selection" }.compactMap { Int($0[5]) }.max() ?? 0
+    let locals = Set(wholeRows.map { $0[0] }.filter { $0.hasPrefix("local ") }).count
+    #expect(locals >= 1)
+    let stages = 2 + locals + 1 + (selection - 3) + 1
     #expect(selection >= 3)
     #expect(
       logged.components(separatedBy: "tune-shard.sbatch").count - 1 == stages, "\(logged)")

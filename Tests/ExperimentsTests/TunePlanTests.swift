@@ -43,6 +43,7 @@ struct TunePlanTests {
     #expect(search.constraints == [TuneConstraint(metric: .onboardingInterruptionRate, bound: 0)])
     #expect(search.compare.map(\.name) == ["storekit-auto"])
     #expect((search.candidates, search.users, search.replications) == (8, 300, 4))
+    #expect(search.localSteps == 0)
     #expect((search.selection.alpha, search.selection.delta) == (0.1, 5))
     #expect(search.selection.initialReplications == 10 && search.seed == 3)
     #expect(try search.candidatePolicies().count == 8)
@@ -58,7 +59,7 @@ struct TunePlanTests {
        "objective": "speed",
        "constraints": {"made_up": {"at_most": 0}},
        "compare": ["nobody"],
-       "search": {"candidates": 0, "extra": 1},
+       "search": {"candidates": 0, "extra": 1, "local_steps": 40},
        "selection": {"alpha": 1.5, "delta": -1, "initial_replications": 20, "max_replications": 5},
        "other": true, "description": 7}
       """#)
@@ -67,7 +68,8 @@ struct TunePlanTests {
       "$.base.preset", "$.knobs.sheets_per_break.integer",
       "$.knobs.ceilings.price_increase_consent.duration", "$.knobs.gate.home.pick", "$.objective",
       "$.constraints.made_up", "$.compare[0]", "$.search.candidates", "$.search.extra",
-      "$.selection.alpha", "$.selection.delta", "$.selection.max_replications", "$.description",
+      "$.search.local_steps", "$.selection.alpha", "$.selection.delta",
+      "$.selection.max_replications", "$.description",
     ] {
       #expect(paths.contains(path), "no problem at \(path): \(found.map(\.path))")
     }

@@ -1,8 +1,9 @@
-import Experiments
 import MessageDeferral
 import Reports
 import Simulation
 import Testing
+
+@testable import Experiments
 
 /// The search of `tune` on the default scenario at small sizes: candidates from the knobs,
 /// successive halving, the selection stage among finalists and compared presets.
@@ -65,5 +66,71 @@ struct TuneSearchTests {
     let again = try search.run()
     #expect(again.evaluations == outcome.evaluations)
     #expect(again.best.name == outcome.best.name)
+  }
+
+  /// A neighbour changes one knob: another choice, the next integer, a tenth of a continuous
+  /// range either way, never past the range's ends.
+  @Test func neighboursChangeOneKnobEach() throws {
+    var search = try Self.search()
+    search.knobs.append(
+      TuneKnob(name: "gate.home", domain: .choices([.string("open"), .string("closed")])))
+    let middle = search.neighbours(of: [0.5, 0.5, 0.05, 0.2])
+    let expected: [[Double]] = [
+      [0.5 / 3, 0.5, 0.05, 0.2], [2.5 / 3, 0.5, 0.05, 0.2],
+      [0.5, 0.4, 0.05, 0.2], [0.5, 0.6, 0.05, 0.2],
+      [0.5, 0.5, 0, 0.2], [0.5, 0.5, 0.15, 0.2],
+      [0.5, 0.5, 0.05, 0.75],
+    ]
+    #expect(middle.count == expected.count)
+    for (found, wanted) in zip(middle, expected) {
+      #expect(zip(found, wanted).allSatisfy { abs($0 - $1) < 1e-12 }, "\(found) vs \(wanted)")
+    }
+    // At the ends: one integer neighbour, no step below 0, the top kept below 1.
+    let edge = search.neighbours(of: [0, 0, 0.99, 0.9])
+    #expect(edge.count == 5)
+    #expect(edge.allSatisfy { point in point.allSatisfy { (0..<1).contains($0) } })
+    #expect(edge.map { zip($0, [0, 0, 0.99, 0.9]).filter { $0 != $1 }.count } == [1, 1, 1, 1, 1])
+  }
+
+  /// Local steps start from the best of the last round, evaluate it beside its neighbours
+  /// on that round's users, move to the best, and hand the last incumbent to the selection
+  /// first; every life is counted; the same seed gives the same tune.
+  @Test func localStepsHandTheBestNeighbourToTheSelection() throws {
+    var search = try Self.search()
+    search.localSteps = 3
+    let outcome = try search.run()
+    let local = outcome.evaluations.filter { $0.localStep != nil }
+    let steps = Set(local.compactMap(\.localStep)).sorted()
+    #expect(!steps.isEmpty && steps.count <= 3 && steps == Array(0..<steps.count))
+    #expect(local.allSatisfy { $0.users == 600 && $0.replications == 2 })
+    #expect(
+      local.allSatisfy { $0.stage == "local \($0.localStep! + 1)" && $0.round == 3 + $0.localStep! }
+    )
+    // Step 1 starts from the last round's best.
+    let lastRound = outcome.evaluations.filter { $0.round == 2 && $0.localStep == nil }
+    let leader = lastRound.max { ($0.feasible ? 1 : 0, $0.mean) < ($1.feasible ? 1 : 0, $1.mean) }
+    #expect(local.first?.policy == leader?.policy)
+    // Each step's first policy is the previous step's best; the last step's best is the
+    // first contender.
+    var incumbent = local.first!.policy
+    for step in steps {
+      let members = local.filter { $0.localStep == step }
+      #expect(members.first?.policy == incumbent)
+      #expect(Set(members.map(\.knobValues)).count == members.count)
+      var best = members[0]
+      for member in members.dropFirst()
+      where (member.feasible ? 1 : 0, member.mean) > (best.feasible ? 1 : 0, best.mean) {
+        best = member
+      }
+      incumbent = best.policy
+    }
+    #expect(outcome.contenders.first?.name == incumbent)
+    #expect(outcome.contenders.count == 3)
+    // Neighbours are named on from the first round's six.
+    #expect(local.dropFirst().allSatisfy { Int($0.policy.dropFirst(5))! > 6 })
+    let selectionLives = outcome.selection.replications.reduce(0, +) * 200
+    #expect(outcome.lives == 6 * 300 + 3 * 600 + 2 * 1200 + local.count * 1200 + selectionLives)
+    let again = try search.run()
+    #expect(again.evaluations == outcome.evaluations)
   }
 }

@@ -17,7 +17,8 @@ struct TuneStagesTests {
     {"base": {"preset": "deadline-aware"},
      "knobs": {"sheets_per_break": {"integer": [1, 3]}, "gate.home": {"choices": ["open", "closed"]}},
      "compare": ["storekit-auto", "never"],
-     "search": {"candidates": 5, "users": 70, "replications": 2, "finalists": 2},
+     "search": {"candidates": 5, "users": 70, "replications": 2, "finalists": 2,
+                "local_steps": 2},
      "selection": {"alpha": 0.05, "delta": 200, "users": 60, "initial_replications": 5,
                    "max_replications": 12},
      "seed": 3}

@@ -170,10 +170,12 @@ public struct TunePlan: Sendable {
     let compare = readCompare(value["compare"], scenario: scenario, problems: &problems)
     let search = readObject(
       value["search"], at: "$.search",
-      defaults: ["candidates": 24, "users": 1000, "replications": 4, "finalists": 4],
+      defaults: [
+        "candidates": 24, "users": 1000, "replications": 4, "finalists": 4, "local_steps": 0,
+      ],
       integerRanges: [
         "candidates": 1...512, "users": 1...1_000_000, "replications": 2...1000,
-        "finalists": 1...64,
+        "finalists": 1...64, "local_steps": 0...32,
       ], problems: &problems)
     let selection = readObject(
       value["selection"], at: "$.selection",
@@ -221,6 +223,7 @@ public struct TunePlan: Sendable {
         initialReplications: Int(selection["initial_replications"]!),
         maximumReplications: Int(selection["max_replications"]!)),
       selectionUsers: Int(selection["users"]!), compare: compare, seed: seed)
+    tune.localSteps = Int(search["local_steps"]!)
     if let study {
       tune.worlds = study.worlds
       tune.acrossWorlds = study.across

@@ -11,6 +11,8 @@ public struct TuneRun: Sendable {
   public enum Phase: Sendable, Equatable {
     /// Round `n` (0, 1, ...) of successive halving.
     case round(Int)
+    /// Local step `n` (0, 1, ...) after the halving.
+    case local(Int)
     /// Replication `replication` of the selection, asked with `survivors` contenders left.
     case selection(replication: Int, survivors: Int)
     /// The tuned policy against the presets on new users (``TuneSearch/verify(_:)``).
@@ -20,6 +22,7 @@ public struct TuneRun: Sendable {
     public var text: String {
       switch self {
       case .round(let round): "round \(round + 1)"
+      case .local(let step): "local \(step + 1)"
       case .selection(let replication, _): "selection \(replication + 1)"
       case .verification: "verification"
       }

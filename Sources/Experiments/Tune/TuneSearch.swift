@@ -66,9 +66,10 @@ public struct TuneConstraint: Sendable, Equatable {
 /// The search of `tune`: candidate settings of the knobs spread over their space (a Latin
 /// hypercube), evaluated together as the policies of one run on the same users (common
 /// random numbers: they share the trunk until they diverge), then successive halving (the
-/// better half kept, the users doubled, each round), then ``IndifferenceZoneSelection``
-/// among the finalists and the compared presets, which states its probability of correct
-/// selection.
+/// better half kept, the users doubled, each round), then local steps from the best finalist
+/// (its neighbours, one knob changed, on new users of the last round's size; the best setting
+/// found joins the finalists first), then ``IndifferenceZoneSelection`` among the finalists
+/// and the compared presets, which states its probability of correct selection.
 ///
 /// Why successive halving: every candidate of a round costs little more than one (they share
 /// the users' lives up to the first message), so a wide first round is cheap, and noise is
@@ -92,6 +93,9 @@ public struct TuneSearch: Sendable {
   public var replications: Int
   /// Candidates handed to the selection stage (at least 1).
   public var finalists: Int
+  /// Local steps after the halving (``localSearch(from:in:users:firstRound:lives:evaluations:progress:)``):
+  /// at most this many moves from the best finalist to a better neighbour; 0: none.
+  public var localSteps: Int = 0
   /// The selection stage, and the users of each of its replications.
   public var selection: IndifferenceZoneSelection
   public var selectionUsers: Int
@@ -143,7 +147,8 @@ public struct TuneSearch: Sendable {
 
   /// One candidate evaluated in one round.
   public struct Evaluation: Sendable, Equatable {
-    /// 0, 1, ... for search rounds; `nil` for the selection stage's final estimate.
+    /// 0, 1, ... for search rounds, the local steps numbered on after the halving's rounds;
+    /// `nil` for the selection stage's final estimate.
     public var round: Int?
     public var policy: String
     /// Each knob's value as text, in knob order (empty for a compared preset).
@@ -156,8 +161,15 @@ public struct TuneSearch: Sendable {
     public var halfWidth: Double?
     /// Whether the estimates kept every constraint.
     public var feasible: Bool
+    /// 0, 1, ... for the local steps (``TuneSearch/localSteps``); `nil` otherwise.
+    public var localStep: Int? = nil
     /// User lives simulated for this evaluation (users × replications).
     public var lives: Int { users * replications }
+    /// How files name the stage: `round 1`, `local 1`, `selection`.
+    public var stage: String {
+      if let localStep { return "local \(localStep + 1)" }
+      return round.map { "round \($0 + 1)" } ?? "selection"
+    }
   }
 
   /// What a tune found.
@@ -220,16 +232,20 @@ public struct TuneSearch: Sendable {
   public func candidatePolicies() throws(ConfigIssues) -> [(
     policy: NamedPolicy, knobs: [String], definition: ConfigValue
   )] {
-    let points =
-      knobs.isEmpty
+    try policies(at: candidatePoints(), namedBy: "tune")
+  }
+
+  /// The first round's points of the unit cube (a Latin hypercube from the seed).
+  func candidatePoints() -> [[Double]] {
+    knobs.isEmpty
       ? [[]] : RobustDesign.lhs.points(count: candidates, dimensions: knobs.count, seed: seed)
-    return try policies(at: points, namedBy: "tune")
   }
 
   /// The policies at `points` of the unit cube (a coordinate per knob, in knob order), named
-  /// `<prefix>-1`, `<prefix>-2`...: their knob values as text and their policy objects.
+  /// `<prefix>-<first>`, `<prefix>-<first + 1>`...: their knob values as text and their policy
+  /// objects.
   func policies(
-    at points: [[Double]], namedBy prefix: String
+    at points: [[Double]], namedBy prefix: String, first: Int = 1
   ) throws(ConfigIssues) -> [(
     policy: NamedPolicy, knobs: [String], definition: ConfigValue
   )] {
@@ -246,7 +262,7 @@ public struct TuneSearch: Sendable {
         }
         texts.append(SweepPlan.text(value))
       }
-      let name = "\(prefix)-\(index + 1)"
+      let name = "\(prefix)-\(index + first)"
       var named = object.objectMembers
       named.insert(ConfigValue.Member(key: "name", value: .string(name)), at: 0)
       switch PolicyCatalog.definition(from: .object(named), at: "$.base") {
@@ -376,13 +392,18 @@ public struct TuneSearch: Sendable {
 
   /// The whole tune: rounds of successive halving, then the selection stage.
   public func run(progress: ((String) -> Void)? = nil) throws -> Outcome {
-    let pool = try candidatePolicies()
+    let points = candidatePoints()
+    var pool = try zip(policies(at: points, namedBy: "tune"), points).map {
+      Candidate(policy: $0.policy, knobs: $0.knobs, definition: $0.definition, point: $1)
+    }
     var alive = Array(pool.indices)
     var evaluations: [Evaluation] = []
     var lives = 0
     var roundUsers = users
+    var lastUsers = users
     var round = 0
     while true {
+      lastUsers = roundUsers
       progress?(
         "round \(round + 1): \(alive.count) candidates, \(roundUsers) users × \(replications)")
       let policies = alive.map { pool[$0].policy }
@@ -414,6 +435,13 @@ public struct TuneSearch: Sendable {
       round += 1
       roundUsers *= 2
       if !feasibleLeft || round >= 8 { break }
+    }
+    if localSteps > 0, let incumbent = alive.first {
+      let found = try localSearch(
+        from: incumbent, in: &pool, users: lastUsers,
+        firstRound: (evaluations.compactMap(\.round).max() ?? -1) + 1, lives: &lives,
+        evaluations: &evaluations, progress: progress)
+      alive = [found] + alive.filter { $0 != found }
     }
     let finalistIndices = Array(alive.prefix(finalists))
     let contenders = finalistIndices.map { pool[$0].policy } + compare

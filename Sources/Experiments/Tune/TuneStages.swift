@@ -233,7 +233,7 @@ public enum TuneStages {
       let span = last > replication ? "\(replication + 1)-\(last + 1)" : "\(replication + 1)"
       return "selection \(span): \(first.policies.count) policies, \(first.users) users × 1 each"
         + inWorlds
-    case .round, .verification:
+    case .round, .local, .verification:
       return "\(first.phase.text): \(first.policies.count) policies, \(first.users) users × "
         + "\(first.replications)" + inWorlds
     }

@@ -11,9 +11,15 @@ public struct TuneReportEvaluation: Sendable {
   public var knobValues: [String]
   public var mean: Double
   public var feasible: Bool
+  /// The stage's name on the chart (`round 2`, `local 1`); `nil`: `round N` or `selection`.
+  public var stage: String?
 
-  public init(round: Int?, policy: String, knobValues: [String], mean: Double, feasible: Bool) {
+  public init(
+    round: Int?, policy: String, knobValues: [String], mean: Double, feasible: Bool,
+    stage: String? = nil
+  ) {
     self.round = round
+    self.stage = stage
     self.policy = policy
     self.knobValues = knobValues
     self.mean = mean
@@ -83,7 +89,7 @@ extension HTMLReport {
     return page(title: "deferral-sim tune: \(name)", generator: nil, sections: sections)
   }
 
-  /// Means by stage: x the stage (round 1, 2, ..., selection), y the objective.
+  /// Means by stage: x the stage (round 1, 2, ..., local 1, ..., selection), y the objective.
   static func tuneProgressChart(
     _ evaluations: [TuneReportEvaluation], objective: String, unit: String
   ) -> String {
@@ -105,7 +111,11 @@ extension HTMLReport {
     canvas.bottomAxis(
       frame: frame,
       ticks: (0..<stages).map {
-        AxisTick(position: x(Double($0)), label: $0 < rounds ? "round \($0 + 1)" : "selection")
+        stage in
+        let named = evaluations.first { ($0.round ?? rounds) == stage }?.stage
+        return AxisTick(
+          position: x(Double(stage)),
+          label: named ?? (stage < rounds ? "round \(stage + 1)" : "selection"))
       }, title: "Stage", grid: false)
     var best: [(x: Double, y: Double)] = []
     for stage in 0..<stages {
