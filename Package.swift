@@ -57,16 +57,21 @@ let package = Package(
       name: "deferral-sim",
       dependencies: ["Experiments", "Reports", "Fitting", "Simulation", "MessageDeferral"],
       exclude: ["README.md"]),
-    .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral"]),
-    .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CGSL"]),
-    .testTarget(name: "FittingTests", dependencies: ["Fitting", "Simulation", "MessageDeferral"]),
+    // What the test targets share: the seeded generator, the runners of the built binary and
+    // of scripts (a library target, not a test target, so test targets can depend on it).
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral", "TestSupport"]),
+    .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CGSL", "TestSupport"]),
+    .testTarget(
+      name: "FittingTests", dependencies: ["Fitting", "Simulation", "MessageDeferral", "TestSupport"]),
     // ReportsTests renders sweep pages from outcomes that Experiments computes.
     .testTarget(
       name: "ReportsTests",
-      dependencies: ["Reports", "Experiments", "Fitting", "Simulation", "CGSL"]),
+      dependencies: ["Reports", "Experiments", "Fitting", "Simulation", "CGSL", "TestSupport"]),
     .testTarget(
-      name: "ExperimentsTests", dependencies: ["Experiments", "Reports", "Simulation", "CGSL"]),
-    .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim"]),
+      name: "ExperimentsTests",
+      dependencies: ["Experiments", "Reports", "Simulation", "CGSL", "TestSupport"]),
+    .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim", "TestSupport"]),
     // Simulated lives replayed through the shipped controller (release-built in CI).
     .executableTarget(
       name: "deferral-conformance",

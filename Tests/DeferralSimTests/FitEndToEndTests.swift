@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `deferral-sim fit` and `run --events-log` as a user runs them: the bundled sample logs of

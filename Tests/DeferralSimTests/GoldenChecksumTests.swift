@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 /// The CSVs of every bundled scenario, sweep and robustness study, at small sizes, byte for

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue #17: "no lower bound below 0 in any CSV". At 2 replications of few users a plain

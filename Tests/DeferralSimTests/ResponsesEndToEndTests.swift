@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `responses` section through the binary (#31): `--responses off` is the neutral setting

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built binary on real scenario files: outputs, exit codes, atomicity, determinism.

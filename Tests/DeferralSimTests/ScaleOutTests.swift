@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -337,35 +338,6 @@ enum SlurmAvailability {
   static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
   static var allowsSkip: Bool {
     ProcessInfo.processInfo.environment["DEFERRAL_SIM_ALLOW_SLURM_SKIP"] == "1"
-  }
-}
-
-/// Runs a program found on the PATH, standard output and error together in one pipe.
-enum Shell {
-  struct Result {
-    var status: Int32
-    var output: String
-  }
-
-  static func run(
-    _ program: String, _ arguments: [String], in directory: URL? = nil,
-    environment: [String: String] = [:]
-  ) throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [program] + arguments
-    var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    merged["PATH"] = (merged["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
-    process.environment = merged
-    if let directory { process.currentDirectoryURL = directory }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 }
 

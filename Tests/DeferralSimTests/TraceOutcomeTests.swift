@@ -2,6 +2,7 @@ import Experiments
 import Foundation
 import MessageDeferral
 import Simulation
+import TestSupport
 import Testing
 
 @testable import deferral_sim

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue #20: a trace's reasons match what happened. A hold row that says "already N

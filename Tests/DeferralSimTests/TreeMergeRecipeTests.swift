@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Two-level merges through the recipes (merge-level.sbatch and merge.sbatch with a fan-in;

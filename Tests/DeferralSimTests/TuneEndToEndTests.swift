@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `deferral-sim tune` as a user runs it: its files, a second tune into the same folder, the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tune --shard K/N` and `merge`, as a user (or the Slurm recipe) runs them: a small tune

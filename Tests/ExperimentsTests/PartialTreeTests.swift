@@ -1,6 +1,7 @@
 import Foundation
 import MessageDeferral
 import Simulation
+import TestSupport
 import Testing
 
 @testable import Experiments
@@ -74,19 +75,8 @@ struct PartialTreeTests {
   /// keeps the order.
   static func shuffled<Element>(_ elements: [Element], seed: UInt64) -> [Element] {
     guard seed != 0 else { return elements }
-    var generator = SplitMix64(state: seed)
+    var generator = SplitMix64(seed: seed)
     return elements.shuffled(using: &generator)
-  }
-
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 
   /// Trees of fan-in 2, 3 and 7 over the shards in their order and in shuffled orders give the

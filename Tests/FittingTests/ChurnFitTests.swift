@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Fitting
@@ -44,12 +45,9 @@ struct ChurnFitTests {
         t += 120 - 2 * day * log(1 - stream.uniform())
       }
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fit-churn-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("log.csv").path
-    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let folder = try TemporaryFolder("fit-churn")
+    defer { folder.remove() }
+    let path = try folder.write(lines: rows, to: "log.csv")
     var map = FitMap()
     map.screens = [("Home", .home), ("Feed", .content)]
     map.windowEnd = 1_714_557_600 + window

@@ -1,6 +1,7 @@
 import Fitting
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// The fitting details of issue #32 item 8: whole-second timestamps fitted as intervals, zero
@@ -157,12 +158,9 @@ struct FitDetailsTests {
       rows.append("u\(user),\(start + 20 + user),Feed,screen_view")
       rows.append("u\(user),\(start + 80 + user),Feed,ping")
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fit-ending-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("log.csv").path
-    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let folder = try TemporaryFolder("fit-ending")
+    defer { folder.remove() }
+    let path = try folder.write(lines: rows, to: "log.csv")
     var map = FitMap()
     map.screens = [("Home", .home), ("Feed", .content)]
     let result = try ScenarioFit.fit(files: [path], map: map)

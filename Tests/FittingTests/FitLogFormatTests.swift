@@ -1,6 +1,7 @@
 import Fitting
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 /// Each log format on a small hand-made sample in the vendor's documented shape: the events
@@ -8,16 +9,11 @@ import Testing
 @Suite("fit: log formats on hand-made samples")
 struct FitLogFormatTests {
   static func observations(_ text: String, map: String, name: String) throws -> FitObservations {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fit-format-\(name)-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let log = folder.appendingPathComponent("log")
-    try Data(text.utf8).write(to: log)
-    let mapFile = folder.appendingPathComponent("map.json")
-    try Data(map.utf8).write(to: mapFile)
-    let loaded = try FitMap.load(contentsOf: mapFile.path)
-    return try ScenarioFit.read(files: [log.path], map: loaded)
+    let folder = try TemporaryFolder("fit-format-\(name)")
+    defer { folder.remove() }
+    let log = try folder.write(text, to: "log")
+    let loaded = try FitMap.load(contentsOf: try folder.write(map, to: "map.json"))
+    return try ScenarioFit.read(files: [log], map: loaded)
   }
 
   static func dwells(_ observations: FitObservations, _ screen: Int) -> [DurationSample] {
@@ -140,12 +136,9 @@ struct FitLogFormatTests {
       u2,2024-05-01T11:00:00Z,Home
       u2,2024-05-01T11:00:40Z,Home
       """
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fit-thin-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("log.csv").path
-    try Data(log.utf8).write(to: URL(fileURLWithPath: path))
+    let folder = try TemporaryFolder("fit-thin")
+    defer { folder.remove() }
+    let path = try folder.write(log, to: "log.csv")
     var map = FitMap()
     map.screens = [("Welcome", .onboarding), ("Home", .home), ("Settings", .settings)]
     map.onboarding = ["Welcome"]

@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import TestSupport
 import Testing
 
 @testable import Fitting
@@ -41,11 +42,8 @@ struct InstallWeightsFitTests {
       rows.append("u\(user),\(at + 30 + user % 11),Feed,screen_view")
       rows.append("u\(user),\(at + 70 + user % 13),Feed,ping")
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fit-arrivals-\(getpid())-\(seed)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let path = folder.appendingPathComponent("log.csv").path
-    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let folder = try TemporaryFolder("fit-arrivals-\(seed)")
+    let path = try folder.write(lines: rows, to: "log.csv")
     return path
   }
 

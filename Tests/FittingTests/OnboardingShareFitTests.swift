@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import TestSupport
 import Testing
 
 @testable import Fitting
@@ -32,12 +33,9 @@ struct OnboardingShareFitTests {
         at += 86_400 + user * 60
       }
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fit-onboarding-\(getpid())-\(new)-\(every)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("log.csv").path
-    try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    let folder = try TemporaryFolder("fit-onboarding-\(new)-\(every)")
+    defer { folder.remove() }
+    let path = try folder.write(lines: rows, to: "log.csv")
     var map = FitMap()
     map.screens = [("Welcome", .onboarding), ("Home", .home), ("Feed", .content)]
     map.newUsers = .firstOpen

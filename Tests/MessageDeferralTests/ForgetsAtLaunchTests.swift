@@ -1,4 +1,5 @@
 import MessageDeferral
+import TestSupport
 import Testing
 
 /// ``PolicyListener/keepsNothingAcrossLaunch`` (a coordinator's answer): what lets a shared trunk's lanes hear the trunk's log only

@@ -1,4 +1,5 @@
 import MessageDeferral
+import TestSupport
 import Testing
 
 /// A policy object: `name`, then the given members.

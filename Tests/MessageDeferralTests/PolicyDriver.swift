@@ -1,3 +1,5 @@
+import TestSupport
+
 @testable import MessageDeferral
 
 /// A small simulated engine for property tests: it drives one ``Coordinator`` through a random

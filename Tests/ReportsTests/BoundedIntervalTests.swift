@@ -1,21 +1,16 @@
 import Reports
+import TestSupport
 import Testing
 
 /// Intervals kept inside a metric's range (results/README.md, "Intervals"), checked for
 /// coverage against binomial and Poisson processes whose true mean is known in closed form.
 @Suite("Intervals inside the possible range")
 struct BoundedIntervalTests {
-  /// SplitMix64: a small, seeded generator for the simulated replications.
+  /// The simulated replications' draws (``SplitMix64``).
   struct Generator {
-    var state: UInt64
-    mutating func uniform() -> Double {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      z ^= z >> 31
-      return Double(z >> 11) / 9_007_199_254_740_992
-    }
+    var random: SplitMix64
+    init(state: UInt64) { random = SplitMix64(seed: state) }
+    mutating func uniform() -> Double { random.unit() }
     /// Successes in `trials` Bernoulli(`p`) draws, as a share of `trials`.
     mutating func binomialShare(trials: Int, p: Double) -> Double {
       var successes = 0

@@ -1,18 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import Simulation
-
-/// SplitMix64 as a `RandomNumberGenerator`, independent of the code under test.
-private struct TestGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// The obvious model: an unordered list; the minimum by (time, push order) found by a scan.
 private struct ReferenceQueue {
@@ -113,7 +102,7 @@ struct EventQueueTests {
   /// or none (continuous times), infinities included. The failing seed is printed.
   @Test func seededRandomOperations() {
     for seed in 0..<2000 {
-      var generator = TestGenerator(state: UInt64(seed))
+      var generator = SplitMix64(seed: UInt64(seed))
       var queue = EventQueue<Int>(minimumCapacity: seed % 3 == 0 ? 0 : 16)
       var reference = ReferenceQueue()
       let distinctTimes = seed % 2 == 0 ? 4 : 0

@@ -1,5 +1,6 @@
 import MessageDeferral
 import Simulation
+import TestSupport
 import Testing
 
 @Suite("JSON reader")
@@ -170,7 +171,7 @@ struct JSONReaderTests {
     let scenario = try ScenarioFixtures.bytes(of: "indie-subscription.json")
     let alphabet = Array("{}[],:\"\\ 0123456789.-+eEtrufalsn\n".utf8) + [0xC3, 0xA9, 0xFF]
     for seed in UInt64(0)..<300 {
-      var random = _SplitMix64(seed: seed)
+      var random = SplitMix64(seed: seed)
       let noise = (0..<Int(random.next() % 64)).map { _ in
         alphabet[Int(random.next() % UInt64(alphabet.count))]
       }
@@ -189,18 +190,5 @@ struct JSONReaderTests {
         }
       }
     }
-  }
-}
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator for test inputs.
-struct _SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,11 +1,13 @@
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny, fast generator whose whole stream is fixed
-/// by one 64-bit seed, so a failing random test is replayed from the seed it prints.
-struct SplitMix64: RandomNumberGenerator {
+/// by one 64-bit seed, so a failing random test is replayed from the seed it prints. The one
+/// seeded generator of the test targets (independent of the engine's GSL streams, so a test
+/// input never shares a stream with the code under test).
+public struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,24 +19,24 @@ struct SplitMix64: RandomNumberGenerator {
 
   /// A uniform integer in `0..<bound` (Lemire's multiply-shift; the bias, below 2⁻³², does
   /// not matter here).
-  mutating func below(_ bound: Int) -> Int {
+  public mutating func below(_ bound: Int) -> Int {
     precondition(bound > 0 && bound <= Int(UInt32.max), "bound out of range")
     return Int(((next() >> 32) &* UInt64(bound)) >> 32)
   }
 
   /// A uniform double in `0..<1`, from the top 53 bits.
-  mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+  public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
   /// `true` with probability `p`.
-  mutating func chance(_ p: Double) -> Bool { unit() < p }
+  public mutating func chance(_ p: Double) -> Bool { unit() < p }
 
   /// A uniform value in `range`.
-  mutating func uniform(_ range: Range<Double>) -> Double {
+  public mutating func uniform(_ range: Range<Double>) -> Double {
     range.lowerBound + unit() * (range.upperBound - range.lowerBound)
   }
 
   /// An index chosen with probability proportional to `weights`.
-  mutating func pick(weights: [Double]) -> Int {
+  public mutating func pick(weights: [Double]) -> Int {
     var total = 0.0
     for weight in weights { total += weight }
     var target = unit() * total
