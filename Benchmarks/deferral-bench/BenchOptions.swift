@@ -4,13 +4,16 @@ struct BenchOptions {
   var out = "results/bench"
   var sections: Set<String> = BenchOptions.allSections
   var scenarioPath: String?
+  /// The tune section's problem size: `small` (``TuneBench/sized(_:)``) or `file` (the bundled
+  /// tune's own sizes, as a user runs it).
+  var tuneSize = "small"
 
   static let allSections: Set<String> = [
     "queue", "engine", "memory", "merge", "peer", "scale", "tune",
   ]
 
   static let usage = """
-    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE]
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE] [--tune-size small|file]
 
     Measures, side by side in one run: PendingQueue against the article's Array queue; engine
     throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
@@ -44,6 +47,9 @@ struct BenchOptions {
       --out DIR    where the CSV files go
       --only LIST  run only these sections (headlines of skipped sections are not printed)
       --scenario   the scenario file (default scenarios/indie-subscription.json if present)
+      --tune-size  small (default: 16 candidates of 500 users x 4, selection on 1,000 users,
+                   5 to 20 replications, three presets) or file (the bundled tune's own
+                   sizes and presets, as a user runs it; several times longer)
     """
 
   struct UsageError: Error { var message: String }
@@ -63,6 +69,11 @@ struct BenchOptions {
       case "--quick": quick = true
       case "--out": out = try value("--out")
       case "--scenario": scenarioPath = try value("--scenario")
+      case "--tune-size":
+        tuneSize = try value("--tune-size")
+        guard ["small", "file"].contains(tuneSize) else {
+          throw UsageError(message: "--tune-size takes small or file, not '\(tuneSize)'")
+        }
       case "--only":
         let list = Set(try value("--only").split(separator: ",").map(String.init))
         guard !list.isEmpty, list.isSubset(of: Self.allSections) else {

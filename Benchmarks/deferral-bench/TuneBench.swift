@@ -25,6 +25,13 @@ struct TuneBench {
   /// The bundled tune file the problem comes from (run from the package root).
   static let tunePath = "scenarios/tunes/indie-subscription.json"
 
+  /// The bundled tune at its own sizes (`--tune-size file`): only `jobs` set.
+  static func asFile(_ search: TuneSearch) -> TuneSearch {
+    var search = search
+    search.jobs = ProcessInfo.processInfo.activeProcessorCount
+    return search
+  }
+
   /// The bundled tune at the section's size: 16 candidates of 500 users × 4 replications,
   /// 4 finalists, three presets to beat (the base preset, `revenuecat-manual`: the default
   /// scenario's best preset, `storekit-auto`), selection on 1,000 users a replication, 5 to 20
@@ -187,7 +194,9 @@ extension BenchRun {
     let plan = try TunePlan.load(contentsOf: TuneBench.tunePath)
     let count = options.quick ? 5 : 20
     let bench = TuneBench(
-      base: TuneBench.sized(plan.search), seeds: (1...UInt64(count)).map { $0 },
+      base: options.tuneSize == "file"
+        ? TuneBench.asFile(plan.search) : TuneBench.sized(plan.search),
+      seeds: (1...UInt64(count)).map { $0 },
       scoreUsers: 40_000, scoreReplications: 5)
     log(
       "tune: \(TuneBench.tunePath) at \(bench.base.candidates) candidates × "
