@@ -196,6 +196,18 @@ public enum PartialFile: Sendable {
   /// The partial files `arguments` name: a file as given; a folder, every
   /// `partial-*-of-N.json` in it, in name order.
   public static func paths(_ arguments: [String]) throws(PartialError) -> [String] {
+    try files(arguments, matching: isPartialFileName) { folder in
+      "\(folder): no partial-*-of-N.json file in this folder; give the folder the shards wrote "
+        + "(their --out), or the partial files themselves"
+    }
+  }
+
+  /// The files `arguments` name: a file as given; a folder, the files in it whose names
+  /// `matches` accepts, in name order. A folder that cannot be listed, or holds none of them
+  /// (`none(folder)` says what to do), is refused.
+  static func files(
+    _ arguments: [String], matching matches: (String) -> Bool, none: (String) -> String
+  ) throws(PartialError) -> [String] {
     var paths: [String] = []
     for argument in arguments {
       var isFolder: ObjCBool = false
@@ -211,13 +223,9 @@ public enum PartialFile: Sendable {
       } catch {
         throw PartialError(message: "\(argument): cannot list this folder; check its permissions")
       }
-      let partials = names.filter(isPartialFileName).sorted()
-      guard !partials.isEmpty else {
-        throw PartialError(
-          message: "\(argument): no partial-*-of-N.json file in this folder; give the folder "
-            + "the shards wrote (their --out), or the partial files themselves")
-      }
-      paths += partials.map { (argument as NSString).appendingPathComponent($0) }
+      let found = names.filter(matches).sorted()
+      guard !found.isEmpty else { throw PartialError(message: none(argument)) }
+      paths += found.map { (argument as NSString).appendingPathComponent($0) }
     }
     return paths
   }

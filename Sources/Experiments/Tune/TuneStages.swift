@@ -195,27 +195,12 @@ public enum TuneStages {
 
   /// The part files `arguments` name: a file as given; a folder, its parts of `stage`.
   public static func partPaths(_ arguments: [String], stage: Int) throws(PartialError) -> [String] {
-    var paths: [String] = []
-    for argument in arguments {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder),
-        isFolder.boolValue
-      else {
-        paths.append(argument)
-        continue
-      }
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-      let parts = names.filter { TunePart.stage(ofFileName: $0) == stage }.sorted()
-      guard !parts.isEmpty else {
-        throw PartialError(
-          message: "\(argument): no tune-stage-\(stage)-part-K-of-N.json in this folder; run the "
-            + "stage's shards first (tune TUNE --shard K/N"
-            + (stage == 0 ? ")" : " --state tune-state-\(stage).json)")
-            + ", or give the state the parts here ran from with --state")
-      }
-      paths += parts.map { (argument as NSString).appendingPathComponent($0) }
+    try PartialFile.files(arguments, matching: { TunePart.stage(ofFileName: $0) == stage }) {
+      folder in
+      "\(folder): no tune-stage-\(stage)-part-K-of-N.json in this folder; run the stage's shards "
+        + "first (tune TUNE --shard K/N" + (stage == 0 ? ")" : " --state tune-state-\(stage).json)")
+        + ", or give the state the parts here ran from with --state"
     }
-    return paths
   }
 
   /// A stage in words: `round 2: 12 policies, 2000 users × 4`, `selection 11-20: 5 policies,
