@@ -11,20 +11,29 @@ public let noScreen = -1
 public struct CompiledScenario: Sendable {
   public let scenario: Scenario
   let dwell: [Sampler]
-  /// Per screen: the alias table over its transitions (`nil` for a screen with none). Kept
-  /// alive here; the per-event path reads ``transitionPointers`` instead.
+  /// Per transitions row: the alias table over its transitions (`nil` for a screen with none).
+  /// Rows are the screens, by index, then each screen's `transitions_after` tables in screen
+  /// and file order (``row(_:after:)``). Kept alive here; the per-event path reads
+  /// ``transitionPointers`` instead.
   let transitionTables: [AliasTable?]
-  /// Per screen: the GSL table of ``transitionTables`` (nil for none), as a raw pointer so a
+  /// Per row: the GSL table of ``transitionTables`` (nil for none), as a raw pointer so a
   /// screen change touches no reference count (a retain per screen change costs, and one
   /// shared by threads would bounce between cores). `nonisolated(unsafe)`: the tables are
   /// written once, by GSL's preprocessing, and only read afterwards (`gsl_ran_discrete` takes
   /// them `const`).
   nonisolated(unsafe) let transitionPointers: ContiguousArray<UnsafePointer<gsl_ran_discrete_t>?>
-  /// Per screen: the first index of its transitions in ``transitionTargetIndex``.
+  /// Per row: the first index of its transitions in ``transitionTargetIndex``.
   let transitionOffset: ContiguousArray<Int32>
-  /// Every screen's transition targets, flattened: a screen index, or ``noScreen`` for
+  /// Every row's transition targets, flattened: a screen index, or ``noScreen`` for
   /// background.
   let transitionTargetIndex: ContiguousArray<Int32>
+  /// Whether any screen has `transitions_after` (without, the row is the screen: no lookup).
+  let hasContexts: Bool
+  /// Per screen, its tables' range in ``contextPrevious`` and ``contextRow``
+  /// (`contextStart[s] ..< contextStart[s + 1]`; empty without `transitions_after`).
+  let contextStart: ContiguousArray<Int32>
+  let contextPrevious: ContiguousArray<Int32>
+  let contextRow: ContiguousArray<Int32>
   let gap: Sampler
   /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
   let firstOpen: ForwardRecurrence
@@ -46,8 +55,8 @@ public struct CompiledScenario: Sendable {
   /// What users do with a sheet; `nil`: no response is drawn (every consent shown counts).
   let responses: ResponseModel?
   /// `sessions.leave_odds_by_position` (empty: none), and per screen its background
-  /// probability and an alias table over its other transitions (``leaveTargets``), used only
-  /// with odds.
+  /// probability and an alias table over its other transitions (``stayTargets``), used only
+  /// with odds; per row, as ``transitionTables``.
   let leaveOdds: ContiguousArray<Double>
   let backgroundProbability: ContiguousArray<Double>
   let stayTables: [AliasTable?]
@@ -64,15 +73,34 @@ public struct CompiledScenario: Sendable {
   public init(_ scenario: Scenario) {
     self.scenario = scenario
     dwell = scenario.screens.map { Sampler($0.dwell) }
-    transitionTables = scenario.screens.map { screen in
-      screen.transitions.isEmpty ? nil : AliasTable(weights: screen.transitions.map(\.probability))
+    // The rows: every screen's own table, then the `transitions_after` tables.
+    let rows =
+      scenario.screens.map(\.transitions)
+      + scenario.screens.flatMap { $0.transitionsAfter.map(\.transitions) }
+    var starts = ContiguousArray<Int32>()
+    var previous = ContiguousArray<Int32>()
+    var contextRows = ContiguousArray<Int32>()
+    for screen in scenario.screens {
+      starts.append(Int32(previous.count))
+      for context in screen.transitionsAfter {
+        previous.append(Int32(context.previous))
+        contextRows.append(Int32(scenario.screens.count + contextRows.count))
+      }
+    }
+    starts.append(Int32(previous.count))
+    hasContexts = !previous.isEmpty
+    contextStart = hasContexts ? starts : []
+    contextPrevious = previous
+    contextRow = contextRows
+    transitionTables = rows.map { row in
+      row.isEmpty ? nil : AliasTable(weights: row.map(\.probability))
     }
     transitionPointers = ContiguousArray(transitionTables.map { $0?.unsafeTable })
     var offsets = ContiguousArray<Int32>()
     var targets = ContiguousArray<Int32>()
-    for screen in scenario.screens {
+    for row in rows {
       offsets.append(Int32(targets.count))
-      for transition in screen.transitions {
+      for transition in row {
         switch transition.target {
         case .background: targets.append(Int32(noScreen))
         case .screen(let index): targets.append(Int32(index))
@@ -96,18 +124,18 @@ public struct CompiledScenario: Sendable {
     responses = scenario.responses
     leaveOdds = ContiguousArray(scenario.sessions.leaveOddsByPosition)
     backgroundProbability = ContiguousArray(
-      scenario.screens.map { screen in
-        screen.transitions.filter { $0.target == .background }.reduce(0) { $0 + $1.probability }
+      rows.map { row in
+        row.filter { $0.target == .background }.reduce(0) { $0 + $1.probability }
       })
     let odds = !scenario.sessions.leaveOddsByPosition.isEmpty
-    stayTables = scenario.screens.map { screen in
-      let stays = screen.transitions.filter { $0.target != .background }
+    stayTables = rows.map { row in
+      let stays = row.filter { $0.target != .background }
       guard odds, stays.reduce(0, { $0 + $1.probability }) > 0 else { return nil }
       return AliasTable(weights: stays.map(\.probability))
     }
-    stayTargets = scenario.screens.map { screen in
+    stayTargets = rows.map { row in
       ContiguousArray(
-        screen.transitions.compactMap { transition -> Int32? in
+        row.compactMap { transition -> Int32? in
           if case .screen(let index) = transition.target { return Int32(index) }
           return nil
         })
@@ -137,6 +165,18 @@ public struct CompiledScenario: Sendable {
         running += weights[index]
         return index == weights.count - 1 ? 1 : running / total
       })
+  }
+
+  /// The transitions row used on `screen` when `previous` was shown just before it in the
+  /// session (``noScreen``: none): its `transitions_after` table for `previous`, else its own.
+  @inline(__always)
+  func row(_ screen: Int, after previous: Int) -> Int {
+    guard previous >= 0 else { return screen }
+    for index in Int(contextStart[screen])..<Int(contextStart[screen + 1])
+    where contextPrevious[index] == Int32(previous) {
+      return Int(contextRow[index])
+    }
+    return screen
   }
 
   /// The install time at `u` in [0, 1) when the window is cut into weighted parts: the

@@ -107,6 +107,9 @@ struct _World: Sendable {
   /// The current screen's place in the session: 1 for the first after the splash (or the one
   /// a warm resume reopens), counting every screen shown since but the splash.
   var sessionPosition = 0
+  /// The screen shown just before the current one in this session (the splash not counted;
+  /// ``noScreen`` for a session's first screen): it picks a `transitions_after` table.
+  var previousScreen = noScreen
   /// When the current screen's dwell ends (infinity while paused or in background).
   var screenEndsAt = Double.infinity
   /// Dwell left on the current screen while a sheet covers it.

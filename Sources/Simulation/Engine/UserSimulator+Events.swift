@@ -59,6 +59,7 @@ extension UserSimulator {
     } else {
       trace(.warmResume, message: -1, H.self)
       world.sessionPosition = 1
+      world.previousScreen = noScreen
       world.screenSince = world.now
       // The user is back on the screen they left, with a fresh dwell.
       startDwell()
@@ -152,6 +153,9 @@ extension UserSimulator {
     let previousKind = world.currentScreen >= 0 ? compiled.screenKinds[world.currentScreen] : nil
     creditScreenTime(tally: &tally)
     world.screenSince = world.now
+    // At a cold launch the position is 0 until the first screen after the splash.
+    world.previousScreen =
+      world.sessionPosition > 0 && previousKind != .launch ? world.currentScreen : noScreen
     world.currentScreen = index
     if kind != .launch { world.sessionPosition += 1 }
     world.visitInterrupted = false
@@ -203,7 +207,10 @@ extension UserSimulator {
 
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
   mutating func leaveScreen<H: _Hearing>(tally: inout Tally, _: H.Type) {
-    guard let table = compiled.transitionPointers[world.currentScreen] else {
+    let row =
+      compiled.hasContexts
+      ? compiled.row(world.currentScreen, after: world.previousScreen) : world.currentScreen
+    guard let table = compiled.transitionPointers[row] else {
       // The launch screen has no transitions: the entries decide what follows it (a draw only
       // with a returning mix, so a scenario without one draws what it always drew).
       let entries = compiled.scenario.entries
@@ -215,15 +222,14 @@ extension UserSimulator {
       return
     }
     if !compiled.leaveOdds.isEmpty {
-      let background = compiled.backgroundProbability[world.currentScreen]
-      if background > 0, background < 1, let stay = compiled.stayTables[world.currentScreen] {
-        leaveWithPositionOdds(background, stay, tally: &tally, H.self)
+      let background = compiled.backgroundProbability[row]
+      if background > 0, background < 1, let stay = compiled.stayTables[row] {
+        leaveWithPositionOdds(background, stay, targets: row, tally: &tally, H.self)
         return
       }
     }
     let choice = AliasTable.draw(&streams.journey, from: table)
-    let target = compiled.transitionTargetIndex[
-      Int(compiled.transitionOffset[world.currentScreen]) + choice]
+    let target = compiled.transitionTargetIndex[Int(compiled.transitionOffset[row]) + choice]
     if target < 0 {
       goToBackground(tally: &tally, H.self)
     } else {
@@ -233,9 +239,10 @@ extension UserSimulator {
 
   /// Leaves the current screen under `leave_odds_by_position`: to the background with the
   /// screen's probability `p` at odds times the position's factor *r*, *r p* / (1 − *p* + *r p*);
-  /// else to one of its other transitions in proportion to their probabilities.
+  /// else to one of its other transitions in proportion to their probabilities (those of
+  /// transitions row `row`).
   mutating func leaveWithPositionOdds<H: _Hearing>(
-    _ p: Double, _ stay: AliasTable, tally: inout Tally, _: H.Type
+    _ p: Double, _ stay: AliasTable, targets row: Int, tally: inout Tally, _: H.Type
   ) {
     let odds = compiled.leaveOdds
     let factor = odds[min(max(world.sessionPosition, 1), odds.count) - 1]
@@ -243,7 +250,7 @@ extension UserSimulator {
     if streams.journey.bernoulli(leave) {
       goToBackground(tally: &tally, H.self)
     } else {
-      let next = compiled.stayTargets[world.currentScreen][stay.draw(&streams.journey)]
+      let next = compiled.stayTargets[row][stay.draw(&streams.journey)]
       show(Int(next), tally: &tally, H.self)
     }
   }

@@ -181,6 +181,24 @@ public struct Screen: Sendable, Equatable {
   /// Where the user goes next, with probabilities summing to 1. Empty for the launch screen
   /// (``Entries`` decides what follows it).
   public var transitions: [Transition]
+  /// `transitions_after`: tables used instead of ``transitions`` when the screen shown just
+  /// before this one in the same session (the splash not counted) was ``Context/previous``.
+  /// A session's first screen (after a cold launch or at a warm resume) has no predecessor and
+  /// uses ``transitions``. Empty: a first-order chain.
+  public var transitionsAfter: [Context]
+
+  /// Second-order transitions: where users go from this screen when they came from
+  /// ``previous``.
+  public struct Context: Sendable, Equatable {
+    /// The screen shown before this one in the session, by index in ``Scenario/screens``.
+    public var previous: Int
+    /// Where the user goes next in that case, with probabilities summing to 1.
+    public var transitions: [Transition]
+    public init(previous: Int, transitions: [Transition]) {
+      self.previous = previous
+      self.transitions = transitions
+    }
+  }
 
   public struct Transition: Sendable, Equatable {
     public var target: ScreenTarget
@@ -191,11 +209,15 @@ public struct Screen: Sendable, Equatable {
     }
   }
 
-  public init(name: String, kind: ScreenKind, dwell: DistributionSpec, transitions: [Transition]) {
+  public init(
+    name: String, kind: ScreenKind, dwell: DistributionSpec, transitions: [Transition],
+    transitionsAfter: [Context] = []
+  ) {
     self.name = name
     self.kind = kind
     self.dwell = dwell
     self.transitions = transitions
+    self.transitionsAfter = transitionsAfter
   }
 }
 

@@ -14,6 +14,22 @@ struct _ScreenDraft {
   /// `nil` when absent or unreadable.
   var transitions: [_TransitionDraft]?
   var transitionsPath: String
+  /// `transitions_after`, in file order (empty without the key); `nil` when unreadable.
+  var contexts: [_ContextDraft]? = []
+}
+
+/// One table of `transitions_after`: where users go when they came from `previous`.
+struct _ContextDraft {
+  var previous: String
+  var path: String
+  var node: JSONNode
+  var position: SourcePosition
+  /// `nil` when unreadable.
+  var transitions: [_TransitionDraft]?
+  var resolvedPrevious: Int?
+  var isResolved: Bool {
+    resolvedPrevious != nil && transitions?.allSatisfy { $0.resolved != nil } == true
+  }
 }
 
 struct _TransitionDraft {
@@ -80,6 +96,7 @@ extension _ScenarioDecoder {
       && drafts.allSatisfy { draft in
         draft.kind != nil
           && (draft.kind == .launch || draft.transitions?.allSatisfy { $0.resolved != nil } == true)
+          && draft.contexts?.allSatisfy(\.isResolved) == true
       }
     if graphReady, let entries {
       checkGraph(
@@ -92,16 +109,33 @@ extension _ScenarioDecoder {
       guard let name = draft.name, let kind = draft.kind, let dwell = draft.dwell else {
         return nil
       }
-      var transitions: [Screen.Transition] = []
-      for transition in draft.transitions ?? [] {
-        guard let target = transition.resolved, let probability = transition.probability else {
-          return nil
-        }
-        transitions.append(Screen.Transition(target: target, probability: probability))
+      guard let transitions = Self.resolved(draft.transitions ?? []), let drafted = draft.contexts
+      else { return nil }
+      var contexts: [Screen.Context] = []
+      for context in drafted {
+        guard let previous = context.resolvedPrevious,
+          let table = Self.resolved(context.transitions ?? [])
+        else { return nil }
+        contexts.append(Screen.Context(previous: previous, transitions: table))
       }
-      screens.append(Screen(name: name, kind: kind, dwell: dwell, transitions: transitions))
+      screens.append(
+        Screen(
+          name: name, kind: kind, dwell: dwell, transitions: transitions,
+          transitionsAfter: contexts))
     }
     return (screens, entries)
+  }
+
+  /// The transitions of a draft, `nil` if one is unresolved or its probability unreadable.
+  static func resolved(_ drafts: [_TransitionDraft]) -> [Screen.Transition]? {
+    var transitions: [Screen.Transition] = []
+    for transition in drafts {
+      guard let target = transition.resolved, let probability = transition.probability else {
+        return nil
+      }
+      transitions.append(Screen.Transition(target: target, probability: probability))
+    }
+    return transitions
   }
 
   /// Reads one screen object; `nil` only if it is not an object.
@@ -110,7 +144,7 @@ extension _ScenarioDecoder {
       .required("name", "\"home\""),
       .required("kind", "one of " + Self.screenKinds.joined(separator: ", ")),
       .required("dwell", "{\"lognormal\": {\"median\": \"30s\", \"sigma\": 0.8}}"),
-      .optional("transitions"),
+      .optional("transitions"), .optional("transitions_after"),
     ]
     guard let object = readObject(node, at: path, keys: keys, what: "a screen") else { return nil }
     var draft = _ScreenDraft(node: node, path: path, transitionsPath: object.path("transitions"))
@@ -141,7 +175,50 @@ extension _ScenarioDecoder {
           + "{\"home\": 0.7, \"background\": 0.3}")
     }
     if draft.kind == .launch, draft.transitions == nil { draft.transitions = [] }
+    if let afterNode = object["transitions_after"] {
+      let afterPath = object.path("transitions_after")
+      if draft.kind == .launch {
+        report(
+          afterPath, afterNode,
+          "the launch screen has no transitions of its own: after the splash, "
+            + "entries.new_user or entries.returning decides what follows; remove "
+            + "'transitions_after'")
+      } else {
+        draft.contexts = readContexts(afterNode, at: afterPath)
+      }
+    }
     return draft
+  }
+
+  /// Reads `transitions_after`: `{"previous screen": {"target": probability, ...}, ...}`.
+  mutating func readContexts(_ node: JSONNode, at path: String) -> [_ContextDraft]? {
+    guard case .object(let members) = node.value, !members.isEmpty else {
+      report(
+        path, node,
+        "must be a non-empty object mapping the screen shown just before this one to a "
+          + "transitions table, got \(node.value == .object([]) ? "an empty one" : node.typeName); "
+          + "such as {\"cart\": {\"payment\": 0.6, \"background\": 0.4}}")
+      return nil
+    }
+    var contexts: [_ContextDraft] = []
+    var seen: Set<String> = []
+    for member in members {
+      let memberPath = _JSONPath.member(path, member.key)
+      guard seen.insert(member.key).inserted else {
+        problems.append(
+          ScenarioErrors.Problem(
+            path: memberPath,
+            message: "duplicate previous screen '\(member.key)'; keep only one table for it",
+            position: member.keyPosition))
+        continue
+      }
+      contexts.append(
+        _ContextDraft(
+          previous: member.key, path: memberPath, node: member.value,
+          position: member.keyPosition,
+          transitions: readTransitions(member.value, at: memberPath)))
+    }
+    return contexts
   }
 
   /// Reads `{"target": probability, ...}` in file order and checks the sum.
@@ -202,39 +279,81 @@ extension _ScenarioDecoder {
   }
 
   /// Resolves each target to a screen index or `background`, reporting unknown targets and
-  /// transitions into a launch screen.
+  /// transitions into a launch screen; and each `transitions_after` key to a screen.
   mutating func resolveTransitions(_ drafts: inout [_ScreenDraft], index: [String: Int]) {
-    let targets = drafts.compactMap(\.name) + [Self.background]
+    let names = drafts.compactMap(\.name)
     // Once, not per unknown target: a file with many of them would take quadratic time.
-    let screenList = Self.list(drafts.compactMap(\.name))
+    let screenList = Self.list(names)
+    let targets = names + [Self.background]
     for screen in drafts.indices {
-      guard let transitions = drafts[screen].transitions else { continue }
-      for position in transitions.indices {
-        let transition = transitions[position]
-        if transition.target == Self.background {
-          drafts[screen].transitions![position].resolved = .background
-        } else if let target = index[transition.target] {
-          if drafts[target].kind == .launch {
-            problems.append(
-              ScenarioErrors.Problem(
-                path: transition.path,
-                message: "a transition cannot lead to the launch screen '\(transition.target)': "
-                  + "the splash only appears at a cold launch; go to 'background' instead",
-                position: transition.position))
-          } else {
-            drafts[screen].transitions![position].resolved = .screen(target)
+      if var transitions = drafts[screen].transitions {
+        resolve(&transitions, drafts, index: index, targets: targets, screenList: screenList)
+        drafts[screen].transitions = transitions
+      }
+      guard var contexts = drafts[screen].contexts else { continue }
+      for position in contexts.indices {
+        if var transitions = contexts[position].transitions {
+          resolve(&transitions, drafts, index: index, targets: targets, screenList: screenList)
+          contexts[position].transitions = transitions
+        }
+        let previous = contexts[position].previous
+        let problem: String
+        if let found = index[previous] {
+          guard drafts[found].kind == .launch else {
+            contexts[position].resolvedPrevious = found
+            continue
           }
+          problem =
+            "the splash is not counted as a previous screen: the first screen after it uses "
+            + "'transitions'; remove '\(previous)'"
+        } else if previous == Self.background {
+          problem =
+            "'background' is not a screen: a session's first screen has no previous one and "
+            + "uses 'transitions'; remove 'background'"
         } else {
-          let suggestion =
-            suggestion(for: transition.target, in: targets).map { "did you mean '\($0)'? " }
-            ?? ""
+          let near = suggestion(for: previous, in: names).map { "did you mean '\($0)'? " } ?? ""
+          problem =
+            "unknown screen '\(previous)'; \(near)a key of transitions_after names the screen "
+            + "shown just before this one (screens: \(screenList))"
+        }
+        problems.append(
+          ScenarioErrors.Problem(
+            path: contexts[position].path, message: problem,
+            position: contexts[position].position))
+      }
+      drafts[screen].contexts = contexts
+    }
+  }
+
+  /// Resolves one table's targets (``resolveTransitions(_:index:)``).
+  mutating func resolve(
+    _ transitions: inout [_TransitionDraft], _ drafts: [_ScreenDraft], index: [String: Int],
+    targets: [String], screenList: String
+  ) {
+    for position in transitions.indices {
+      let transition = transitions[position]
+      if transition.target == Self.background {
+        transitions[position].resolved = .background
+      } else if let target = index[transition.target] {
+        if drafts[target].kind == .launch {
           problems.append(
             ScenarioErrors.Problem(
               path: transition.path,
-              message: "unknown screen '\(transition.target)'; \(suggestion)a transition leads to "
-                + "a screen name or \"background\" (screens: \(screenList))",
+              message: "a transition cannot lead to the launch screen '\(transition.target)': "
+                + "the splash only appears at a cold launch; go to 'background' instead",
               position: transition.position))
+        } else {
+          transitions[position].resolved = .screen(target)
         }
+      } else {
+        let suggestion =
+          suggestion(for: transition.target, in: targets).map { "did you mean '\($0)'? " } ?? ""
+        problems.append(
+          ScenarioErrors.Problem(
+            path: transition.path,
+            message: "unknown screen '\(transition.target)'; \(suggestion)a transition leads to "
+              + "a screen name or \"background\" (screens: \(screenList))",
+            position: transition.position))
       }
     }
   }
@@ -391,16 +510,25 @@ extension _ScenarioDecoder {
         successors[screen] += entries.returningMix.filter { $0.probability > 0 }.map(\.screen)
         continue
       }
-      for transition in draft.transitions ?? [] where (transition.probability ?? 1) > 0 {
-        switch transition.resolved {
-        case .screen(let target): successors[screen].append(target)
-        case .background: leaves[screen] = true
-        case nil: break
+      // `transitions_after` tables add their edges: the checks below run on the union, and
+      // ``checkContexts`` on the chain with memory.
+      let tables = [draft.transitions ?? []] + (draft.contexts ?? []).map { $0.transitions ?? [] }
+      for table in tables {
+        for transition in table where (transition.probability ?? 1) > 0 {
+          switch transition.resolved {
+          case .screen(let target):
+            if !successors[screen].contains(target) { successors[screen].append(target) }
+          case .background: leaves[screen] = true
+          case nil: break
+          }
         }
       }
     }
     let names = drafts.map { $0.name ?? "?" }
     checkInstantCycles(drafts, successors: successors, names: names)
+    if drafts.contains(where: { $0.contexts?.isEmpty == false }) {
+      checkContexts(drafts, successors: successors, names: names)
+    }
 
     let reachable = Set(
       Self.closure(
@@ -451,6 +579,71 @@ extension _ScenarioDecoder {
           + "onboarding screens reaches a screen of another kind; give the last onboarding "
           + "screen a transition to, for example, a paywall or home")
     }
+  }
+
+  /// With `transitions_after`: every table is used (its previous screen leads to its screen),
+  /// and the chain with memory can always reach the background. The union of the tables
+  /// (``checkGraph``) cannot see a trap a table makes: 'cart' leaves from its own table, but
+  /// after 'offer' goes only to 'offer', which goes only to 'cart'. So the states here are
+  /// pairs (screen, the screen before it in the session), at most one per edge.
+  mutating func checkContexts(_ drafts: [_ScreenDraft], successors: [[Int]], names: [String]) {
+    let count = drafts.count
+    for (screen, draft) in drafts.enumerated() {
+      for context in draft.contexts ?? [] {
+        guard let previous = context.resolvedPrevious, !successors[previous].contains(screen)
+        else { continue }
+        report(
+          context.path, context.node,
+          "never used: no transition from '\(names[previous])' leads to '\(names[screen])'; "
+            + "remove this table or add a transition from '\(names[previous])' to "
+            + "'\(names[screen])'")
+      }
+    }
+    /// The table used on `screen` after `previous` (``noScreen``: a session's first screen).
+    func table(_ screen: Int, after previous: Int) -> [_TransitionDraft] {
+      drafts[screen].contexts?.first { $0.resolvedPrevious == previous }?.transitions
+        ?? drafts[screen].transitions ?? []
+    }
+    // A state is screen × (count + 1) + previous + 1. A session's first screen can be any
+    // screen a warm resume reopens, so every screen starts a state without a predecessor.
+    let starts = (0..<count).filter { drafts[$0].kind != .launch }.map { $0 * (count + 1) }
+    var next: [Int: [Int]] = [:]
+    var leaving: [Int] = []
+    let states = Self.closure(from: starts) { state in
+      let screen = state / (count + 1)
+      let previous = state % (count + 1) - 1
+      var targets: [Int] = []
+      for transition in table(screen, after: previous) where (transition.probability ?? 1) > 0 {
+        switch transition.resolved {
+        case .screen(let target): targets.append(target * (count + 1) + screen + 1)
+        case .background: leaving.append(state)
+        case nil: break
+        }
+      }
+      next[state] = targets
+      return targets
+    }
+    var before: [Int: [Int]] = [:]
+    for (state, targets) in next {
+      for target in targets { before[target, default: []].append(state) }
+    }
+    let canLeave = Set(Self.closure(from: leaving) { before[$0] ?? [] })
+    guard let trapped = states.first(where: { !canLeave.contains($0) }) else { return }
+    let screen = trapped / (count + 1)
+    let previous = trapped % (count + 1) - 1
+    let among = Self.closure(from: [trapped], limit: 7) { next[$0] ?? [] }
+    let shown = Self.list(
+      Array(Set(among.map { "'\(names[$0 / (count + 1)])'" })).sorted(), limit: 6)
+    let context = drafts[screen].contexts?.first { $0.resolvedPrevious == previous }
+    report(
+      context?.path ?? drafts[screen].transitionsPath,
+      context?.node ?? drafts[screen].node["transitions"] ?? drafts[screen].node,
+      (previous >= 0
+        ? "after '\(names[previous])', screen '\(names[screen])'"
+        : "screen '\(names[screen])', first in a session,")
+        + " can never lead to the background: "
+        + "with transitions_after every path stays among \(shown); add a transition to "
+        + "\"background\" to this table or to one it leads to")
   }
 
   /// Every node reachable from `starts` (starts included), in discovery order; with a
