@@ -226,6 +226,14 @@ public struct FitObservations: Sendable {
   public var positionExits: [[Int]]
   public var positionLeaves: [[Int]]
   public static let positionCap = 60
+  /// Second-order exits, sparse (one entry per triple seen): how often `screen` was left for
+  /// `next` (`screenCount`: the background) when `previous` was shown just before it in the
+  /// same session (the splash not counted; a session's first screen has none).
+  public var secondOrder: [ScreenTriple: Int] = [:]
+  /// The same exits by `screen`'s place in its session (`next` holds the place, 1 ...
+  /// ``positionCap``): how many, and how many for the background. What a `transitions_after`
+  /// table's chance of leaving is refitted from under position odds.
+  public var secondOrderPlaces: [ScreenTriple: (exits: Int, leaves: Int)] = [:]
   public var journeys = JourneyStats()
   /// Rows read, screen views among them, and the span of their timestamps.
   public var rows = 0
@@ -271,5 +279,18 @@ public struct FitObservations: Sendable {
       if seconds == 0 { zeroDwells += 1 }
       dwell[screen].add(sample)
     }
+  }
+}
+
+/// Three screen indices: a screen, the one before it in the session, and the next (or a
+/// place, ``FitObservations/secondOrderPlaces``).
+public struct ScreenTriple: Hashable, Sendable {
+  public var previous: Int32
+  public var screen: Int32
+  public var next: Int32
+  public init(previous: Int, screen: Int, next: Int) {
+    self.previous = Int32(previous)
+    self.screen = Int32(screen)
+    self.next = Int32(next)
   }
 }

@@ -28,6 +28,8 @@ struct _UserState {
   var lastOtherName: String?
   /// The current screen's place in the session (the splash not counted).
   var position = 0
+  /// The screen shown before the current one in this session (the splash not counted).
+  var previousInSession = noScreen
   /// Decided at the first screen after the splash (`starts_onboarding`).
   var startedOnboarding: Bool?
   var firstOpenSeen = false
@@ -154,6 +156,7 @@ struct _SessionBuilder {
     state.screensInSession = 0
     state.sessionStart = event.time
     state.position = 0
+    state.previousInSession = noScreen
     state.onboardedAtOpen = state.completedOnboarding
     state.firstShown = noScreen
     state.lastShown = noScreen
@@ -183,7 +186,11 @@ struct _SessionBuilder {
         }
       } else {
         observations.transitions[state.screen][next] += 1
+        countSecondOrder(state, next: next)
       }
+    }
+    if state.screen >= 0, state.screen != launch {
+      state.previousInSession = state.screen
     }
     if next != launch, state.startedOnboarding == nil {
       state.startedOnboarding = kinds[next] == .onboarding
@@ -222,6 +229,19 @@ struct _SessionBuilder {
     }
   }
 
+  /// Counts the current screen's exit to `next` (`kinds.count`: the background) under the
+  /// screen before it (``FitObservations/secondOrder``), when there is one.
+  mutating func countSecondOrder(_ state: _UserState, next: Int) {
+    guard state.previousInSession >= 0 else { return }
+    let triple = ScreenTriple(previous: state.previousInSession, screen: state.screen, next: next)
+    observations.secondOrder[triple, default: 0] += 1
+    let place = ScreenTriple(
+      previous: state.previousInSession, screen: state.screen, next: state.position)
+    let leaves = next == kinds.count ? 1 : 0
+    let counted = observations.secondOrderPlaces[place] ?? (0, 0)
+    observations.secondOrderPlaces[place] = (counted.exits + 1, counted.leaves + leaves)
+  }
+
   /// Ends the session at `end`: exactly (a session-end event: the last dwell is complete) or
   /// not (the last dwell is censored at the session's last event).
   mutating func close(_ state: inout _UserState, at end: Double, exact: Bool) {
@@ -237,6 +257,7 @@ struct _SessionBuilder {
         observations.transitions[state.screen][kinds.count] += 1
         observations.positionExits[state.screen][state.position - 1] += 1
         observations.positionLeaves[state.screen][state.position - 1] += 1
+        countSecondOrder(state, next: kinds.count)
       }
     }
     if state.onboardingActive { state.leftOnboardingAt = end }

@@ -6,16 +6,19 @@ import Simulation
   import Darwin
 #endif
 
-/// A chance of leaving that depends on the place in the session: logit P(leave | screen *s*,
+/// A chance of leaving that depends on the place in the session: logit P(leave | row *s*,
 /// place *k*) = *a*ₛ + *b*ₖ with *b*₁ = 0, fitted by maximum likelihood on every view's exit
-/// (to the background or not), places from ``lastPlace`` on sharing one *b*. The scenario's
-/// background probability of *s* is σ(*a*ₛ) (the first place's) and
-/// `leave_odds_by_position` is exp(*b*ₖ): the engine multiplies the odds by it.
+/// (to the background or not), places from ``lastPlace`` on sharing one *b*. A row is a
+/// screen's own transitions or one of its `transitions_after` tables (each with its own
+/// *a*: a memory would otherwise pass for a position effect). The scenario's background
+/// probability of row *s* is σ(*a*ₛ) (the first place's) and `leave_odds_by_position` is
+/// exp(*b*ₖ): the engine multiplies the odds by it.
 struct _PositionOdds {
   /// exp(*b*ₖ), *k* = 1 ... ``lastPlace`` (the first is 1).
   var factors: [Double]
-  /// σ(*a*ₛ) per fitted screen.
-  var background: [Int: Double]
+  /// σ(*a*ₛ) per fitted row, keyed (previous screen or ``noScreen`` for the screen's own
+  /// row, screen, 0).
+  var background: [ScreenTriple: Double]
   var logLikelihood: Double
   /// The log-likelihood with one chance per screen (no position effect).
   var constantLogLikelihood: Double
@@ -42,14 +45,14 @@ struct _PositionOdds {
     return (low + high) / 2
   }
 
-  /// Fits screens `screens` on `exits` and `leaves` by place (``FitObservations``); `nil`
-  /// when fewer than two places have enough views.
-  init?(screens: [Int], exits: [[Int]], leaves: [[Int]]) {
+  /// Fits rows `rows` on their exits and leaves by place (index place − 1, as
+  /// ``FitObservations/positionExits``); `nil` when fewer than two places have enough views.
+  init?(rows: [(key: ScreenTriple, exits: [Int], leaves: [Int])]) {
     let cap = FitObservations.positionCap
     var tail = 0
     var last = 1
     for place in stride(from: cap, through: 1, by: -1) {
-      tail += screens.reduce(0) { $0 + exits[$1][place - 1] }
+      tail += rows.reduce(0) { $0 + $1.exits[place - 1] }
       if tail >= Self.minimumTail {
         last = place
         break
@@ -57,17 +60,18 @@ struct _PositionOdds {
     }
     guard last >= 2 else { return nil }
     // Pooled tables: n[s][k], y[s][k], k = 0 ..< last.
-    var n = [[Double]](repeating: [Double](repeating: 0, count: last), count: screens.count)
+    var n = [[Double]](repeating: [Double](repeating: 0, count: last), count: rows.count)
     var y = n
-    for (row, screen) in screens.enumerated() {
+    for (index, row) in rows.enumerated() {
       for place in 0..<cap {
-        n[row][min(place, last - 1)] += Double(exits[screen][place])
-        y[row][min(place, last - 1)] += Double(leaves[screen][place])
+        n[index][min(place, last - 1)] += Double(row.exits[place])
+        y[index][min(place, last - 1)] += Double(row.leaves[place])
       }
     }
     let screenN = n.map { $0.reduce(0, +) }
     let screenY = y.map { $0.reduce(0, +) }
-    var a = zip(screenY, screenN).map { log($0 / ($1 - $0)) }
+    // A row that always or never leaves starts (and ends) at the search's bound.
+    var a = zip(screenY, screenN).map { min(15, max(-15, log($0 / ($1 - $0)))) }
     var b = [Double](repeating: 0, count: last)
     func likelihood(_ a: [Double], _ b: [Double]) -> Double {
       var total = 0.0
@@ -94,13 +98,14 @@ struct _PositionOdds {
     }
     logLikelihood = likelihood(a, b)
     factors = b.map { exp($0) }
-    background = Dictionary(uniqueKeysWithValues: zip(screens, a.map(Self.sigmoid)))
+    background = Dictionary(uniqueKeysWithValues: zip(rows.map(\.key), a.map(Self.sigmoid)))
   }
 }
 
 extension _ScenarioDraft {
   /// Fits ``_PositionOdds`` on the included screens that sometimes, not always, lead to the
-  /// background and have another kept transition; keeps it when AIC prefers it.
+  /// background and have another kept transition, with their `transitions_after` tables
+  /// (``selectMemory(included:pooled:)`` runs first); keeps it when AIC prefers it.
   mutating func fitPositionOdds(included: Set<Int>, pooled: Set<[Int]>) {
     let background = map.screens.count
     let screens = included.sorted().filter { screen in
@@ -111,10 +116,21 @@ extension _ScenarioDraft {
       }
       return row[background] > 0 && row[background] < exits && stays
     }
-    guard
-      let fitted = _PositionOdds(
-        screens: screens, exits: observations.positionExits, leaves: observations.positionLeaves)
-    else {
+    // Each screen's own row (what its `transitions_after` tables leave) and its tables.
+    var rows: [(key: ScreenTriple, exits: [Int], leaves: [Int])] = []
+    for screen in screens {
+      let own = defaultRow(screen)
+      rows.append(
+        (ScreenTriple(previous: noScreen, screen: screen, next: 0), own.exits, own.leaves))
+      for table in memory[screen] ?? [] {
+        rows.append(
+          (
+            ScreenTriple(previous: table.previous, screen: screen, next: 0), table.exits,
+            table.leaves
+          ))
+      }
+    }
+    guard let fitted = _PositionOdds(rows: rows) else {
       estimates.append(
         (
           "chance of leaving by screen position", "constant",

@@ -96,6 +96,7 @@ extension _ScenarioDraft {
         "    {\"name\": \(Self.quoted(newUserName)), \"kind\": \"onboarding\", \"dwell\": "
           + "{\"fixed\": \"1s\"}, \"transitions\": {\(Self.quoted(returningName)): 1}}")
     }
+    selectMemory(included: included, pooled: pooled)
     fitPositionOdds(included: included, pooled: pooled)
     for (index, summary) in summaries {
       let kind = screens[index].kind
@@ -106,17 +107,32 @@ extension _ScenarioDraft {
         "    {\"name\": \(Self.quoted(screens[index].name)), \"kind\": \"\(kind.rawValue)\", "
         + "\"dwell\": \(dwell)"
       if kind != .launch {
-        line += ", \"transitions\": {" + transitionText(from: index, included, pooled) + "}"
+        // With `transitions_after` tables the screen's own row is what they leave.
+        let firstPlace = positionOdds?.background[
+          ScreenTriple(previous: noScreen, screen: index, next: 0)]
+        line +=
+          ", \"transitions\": {"
+          + transitionText(
+            from: index, row: defaultRow(index).counts, label: screens[index].name,
+            firstPlace: firstPlace, included, pooled) + "}" + memoryText(index, included, pooled)
       }
       screenLines.append(line + "}")
     }
   }
 
-  /// `"target": probability, ...` for one screen, and the table rows.
-  mutating func transitionText(from: Int, _ included: Set<Int>, _ pooled: Set<[Int]>) -> String {
+  /// `"target": probability, ...` for one row of screen `from` (its own, or a
+  /// `transitions_after` table's), `row` its exits by target, and the report's table rows
+  /// under `label`. `firstPlace`: with position odds, the row's background probability at the
+  /// first place.
+  mutating func transitionText(
+    from: Int, row: [Int], label: String, firstPlace: Double?, _ included: Set<Int>,
+    _ pooled: Set<[Int]>
+  ) -> String {
     let screens = map.screens
-    let row = observations.transitions[from]
-    var targets = (0...screens.count).filter { row[$0] > 0 }
+    // The targets are the screen's own row's, whichever row is written: every table of a
+    // screen has the same support, so `transitions_after` adds no edge and no trap.
+    let support = observations.transitions[from]
+    var targets = (0...screens.count).filter { support[$0] > 0 }
     var kept = targets.filter {
       $0 == screens.count || (included.contains($0) && !pooled.contains([from, $0]))
     }
@@ -128,7 +144,7 @@ extension _ScenarioDraft {
     var raw: [Int: Double] = [:]
     for to in kept { raw[to] = Double(max(1, row[to])) / keptTotal }
     // With position odds, the background probability is the first place's (σ(a_s)).
-    if let first = positionOdds?.background[from], kept.count > 1, kept.contains(screens.count) {
+    if let first = firstPlace, kept.count > 1, kept.contains(screens.count) {
       let others = kept.filter { $0 != screens.count }.reduce(0) { $0 + raw[$1]! }
       for to in kept where to != screens.count { raw[to]! *= (1 - first) / others }
       raw[screens.count] = first
@@ -146,7 +162,7 @@ extension _ScenarioDraft {
     for to in Set(targets).sorted() {
       transitionRows.append(
         FittedTransition(
-          from: screens[from].name, to: to == screens.count ? "background" : screens[to].name,
+          from: label, to: to == screens.count ? "background" : screens[to].name,
           count: to <= screens.count ? row[to] : 0, probability: probabilities[to] ?? 0,
           pooled: probabilities[to] == nil))
     }

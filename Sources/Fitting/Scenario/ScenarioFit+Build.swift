@@ -69,6 +69,8 @@ struct _ScenarioDraft {
   var returningMix: [(screen: Int, probability: Double)] = []
   /// The fitted chance of leaving by screen position, when it beats a constant one by AIC.
   var positionOdds: _PositionOdds?
+  /// `transitions_after` tables by screen (``selectMemory(included:pooled:)``).
+  var memory: [Int: [_MemoryTable]] = [:]
   var population = ""
   var sessionsLines: [String] = []
   /// `"daily_rhythm": {...}` when the log's starts reject a flat rhythm (``fitRhythm()``).

@@ -1,0 +1,94 @@
+import Experiments
+import Foundation
+import Reports
+import Testing
+
+@testable import Fitting
+@testable import Simulation
+
+/// Issue #32 item 4: session memory through a round trip. `round-trip.json` with a
+/// `transitions_after` table on home (after feed users rarely go back to feed) is simulated
+/// into `events.csv` and fitted back: the fit keeps exactly that table, and both of home's
+/// rows come back within sampling errors derived from their counts.
+@Suite("fit: session memory (second-order transitions)")
+struct FitSessionMemoryRoundTripTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Home after feed: feed 0.1, settings 0.4, background 0.5 (its own row: 0.5, 0.1, 0.4).
+  static let after: [(String, Double)] = [("feed", 0.1), ("settings", 0.4), ("background", 0.5)]
+
+  static func scenario() throws -> Scenario {
+    var text = try String(
+      contentsOf: root.appendingPathComponent("scenarios/fit-samples/round-trip.json"),
+      encoding: .utf8)
+    let own = #""transitions": {"feed": 0.5, "settings": 0.1, "background": 0.4}"#
+    #expect(text.contains(own), "round-trip.json's home row changed; update this test")
+    let table = after.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ")
+    text = text.replacingOccurrences(
+      of: own, with: own + #", "transitions_after": {"feed": {"# + table + "}}")
+    return try ScenarioLoader.load(json: Array(text.utf8), file: "memory.json")
+  }
+
+  static let fitted: (scenario: Scenario, result: FitResult)? = {
+    guard let scenario = try? scenario() else { return nil }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fit-memory-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    guard let log = try? EventsLog(folder: folder, scenario: scenario, policies: scenario.policies)
+    else { return nil }
+    let options = RunOptions(users: 2000, replications: 1, seed: 5, jobs: 2)
+    _ = try? Engine.run(
+      CompiledScenario(scenario), policies: scenario.policies, options: options,
+      makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() })
+    guard (try? log.finish(itemCount: Engine.itemCount(options))) != nil else { return nil }
+    let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
+    let path = (folder as NSString).appendingPathComponent(EventsLog.fileName)
+    guard let result = try? ScenarioFit.fit(files: [path], map: map) else { return nil }
+    return (scenario, result)
+  }()
+
+  /// The probability of `name` in `row` of `scenario` (0 when absent).
+  static func probability(
+    _ name: String, in row: [Screen.Transition], of scenario: Scenario
+  ) -> Double {
+    row.first { transition in
+      switch transition.target {
+      case .background: name == "background"
+      case .screen(let index): scenario.screens[index].name == name
+      }
+    }?.probability ?? 0
+  }
+
+  @Test func theTableIsFoundAndBothRowsComeBack() throws {
+    let (scenario, result) = try #require(Self.fitted, "the round trip could not run")
+    let fitted = result.scenario
+    let tables = fitted.screens.flatMap { screen in
+      screen.transitionsAfter.map { (screen.name, fitted.screens[$0.previous].name) }
+    }
+    #expect(tables.map { "\($0.0) after \($0.1)" } == ["home after feed"])
+    let home = try #require(fitted.screens.first { $0.name == "home" })
+    let truthHome = try #require(scenario.screens.first { $0.name == "home" })
+    let table = try #require(home.transitionsAfter.first)
+    let rows: [(label: String, fitted: [Screen.Transition], truth: [Screen.Transition])] = [
+      ("home after feed", table.transitions, truthHome.transitionsAfter[0].transitions),
+      ("home", home.transitions, truthHome.transitions),
+    ]
+    for row in rows {
+      let exits = result.transitions.filter { $0.from == row.label }.reduce(0) { $0 + $1.count }
+      #expect(exits > 300, "\(row.label): \(exits) exits")
+      for (name, _) in Self.after {
+        let truth = Self.probability(name, in: row.truth, of: scenario)
+        let estimate = Self.probability(name, in: row.fitted, of: fitted)
+        let error = (truth * (1 - truth) / Double(exits)).squareRoot()
+        #expect(
+          abs(estimate - truth) <= 4.5 * error + 1e-6,
+          "\(row.label) → \(name): \(estimate), true \(truth) ± \(4.5 * error)")
+      }
+    }
+    let estimate = try #require(
+      result.estimates.first { $0.name == "session memory (second-order transitions)" })
+    #expect(estimate.value == "1 table in transitions_after", "\(estimate.value)")
+  }
+}
