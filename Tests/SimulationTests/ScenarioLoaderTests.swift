@@ -195,7 +195,8 @@ struct ScenarioLoaderTests {
     let errors = try #require(ScenarioTemplates.errors(of: text))
     #expect(
       errors.problems.contains {
-        $0.message == "unknown key 'note'; valid keys: name, kind, dwell, transitions"
+        $0.message
+          == "unknown key 'note'; valid keys: name, kind, dwell, transitions, transitions_after"
       }, "\(errors)")
   }
 

@@ -21,7 +21,8 @@ struct _MemoryTable {
 }
 
 extension _ScenarioDraft {
-  /// A (previous, screen) pair needs this many exits to be tested for a table of its own.
+  /// A (previous, screen) pair needs this many exits to other screens to be tested for a
+  /// table of its own.
   static let minimumMemoryExits = 30
   /// The family-wise level of the memory tests (Bonferroni over the pairs tested).
   static let memoryLevel = 0.01
@@ -43,10 +44,14 @@ extension _ScenarioDraft {
   /// Chooses `transitions_after` tables (session memory, ``FitObservations/secondOrder``) by
   /// forward selection. The candidates are the pairs of included screens (previous, screen)
   /// with at least ``minimumMemoryExits`` exits where `previous` keeps a transition to
-  /// `screen`. For each screen, each candidate's exits are set against the exits no kept table
-  /// takes yet (the screen's row minus its kept tables and the candidate) in a 2 × K table
-  /// over the screen's K kept targets: the likelihood-ratio statistic G² on K − 1 degrees of
-  /// freedom. The strongest is kept when G² exceeds the chi-square quantile at
+  /// `screen`. For each screen, each candidate's exits to other screens are set against the
+  /// exits no kept table takes yet (the screen's row minus its kept tables and the candidate)
+  /// in a 2 × K table over the screen's K kept targets other than the background: the
+  /// likelihood-ratio statistic G² on K − 1 degrees of freedom. Only where users go when they
+  /// stay is tested: under `leave_odds_by_position` the chance of leaving moves with the place
+  /// in the session, and a session's first screen never has a predecessor, so a test on
+  /// leaving would read a position effect as memory. A kept table still gets its own chance of
+  /// leaving (its own intercept in ``_PositionOdds``, or its own count without). The strongest is kept when G² exceeds the chi-square quantile at
   /// ``memoryLevel`` divided by the number of candidates (Bonferroni), and the rest are tested
   /// again; a screen stops at its first candidate below. Testing against the rest before a
   /// strong table is kept would make every other predecessor look different too. A small log
@@ -64,9 +69,9 @@ extension _ScenarioDraft {
       let previous = Int(key.previous)
       let screen = Int(key.screen)
       guard included.contains(screen), included.contains(previous),
-        counts.reduce(0, +) >= Self.minimumMemoryExits,
+        counts.reduce(0, +) - counts[background] >= Self.minimumMemoryExits,
         keptTargets(previous, included, pooled).contains(screen),
-        keptTargets(screen, included, pooled).count >= 2
+        keptTargets(screen, included, pooled).filter({ $0 != background }).count >= 2
       else { continue }
       var exits = [Int](repeating: 0, count: FitObservations.positionCap)
       var leaves = exits
@@ -89,14 +94,17 @@ extension _ScenarioDraft {
         (
           name, "none",
           "no pair of a screen and the one before it has \(Self.minimumMemoryExits) exits to "
-            + "test"
+            + "other screens to test"
         ))
       return
     }
     let level = Self.memoryLevel / Double(tested)
     var chosen: [(table: _MemoryTable, screen: Int)] = []
     for screen in candidates.keys.sorted() {
-      let kept = keptTargets(screen, included, pooled)
+      // Where users go when they stay: the chance of leaving is the position odds' to model
+      // (a session's first screen never has a predecessor, so a test on leaving would read a
+      // position effect as memory).
+      let kept = keptTargets(screen, included, pooled).filter { $0 != background }
       var remaining = candidates[screen]!.sorted { $0.previous < $1.previous }
       var rest = observations.transitions[screen]
       while !remaining.isEmpty {
@@ -126,7 +134,8 @@ extension _ScenarioDraft {
     for screen in memory.keys { memory[screen]!.sort { $0.previous < $1.previous } }
     let test =
       "forward selection on the likelihood-ratio G² of each (previous, screen) pair with ≥ "
-      + "\(Self.minimumMemoryExits) exits against the screen's exits no table takes, at level "
+      + "\(Self.minimumMemoryExits) exits to other screens against the screen's exits no table "
+      + "takes (where users go when they stay), at level "
       + "\(Self.number(Self.memoryLevel)) over the \(tested) pairs tested (Bonferroni)"
     guard let strongest = kept.first else {
       estimates.append((name, "none", "no table kept: " + test))
