@@ -136,7 +136,7 @@ extension _ScenarioDraft {
       "forward selection on the likelihood-ratio G² of each (previous, screen) pair with ≥ "
       + "\(Self.minimumMemoryExits) exits to other screens against the screen's exits no table "
       + "takes (where users go when they stay), at level "
-      + "\(Self.number(Self.memoryLevel)) over the \(tested) pairs tested (Bonferroni)"
+      + "\(Self.number(Self.memoryLevel)) over the \(tested) pair\(tested == 1 ? "" : "s") tested (Bonferroni)"
     guard let strongest = kept.first else {
       estimates.append((name, "none", "no table kept: " + test))
       return

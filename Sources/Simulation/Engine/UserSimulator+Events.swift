@@ -153,9 +153,12 @@ extension UserSimulator {
     let previousKind = world.currentScreen >= 0 ? compiled.screenKinds[world.currentScreen] : nil
     creditScreenTime(tally: &tally)
     world.screenSince = world.now
-    // At a cold launch the position is 0 until the first screen after the splash.
-    world.previousScreen =
-      world.sessionPosition > 0 && previousKind != .launch ? world.currentScreen : noScreen
+    // At a cold launch the position is 0 until the first screen after the splash. Tracked
+    // only when a `transitions_after` table reads it.
+    if compiled.hasContexts {
+      world.previousScreen =
+        world.sessionPosition > 0 && previousKind != .launch ? world.currentScreen : noScreen
+    }
     world.currentScreen = index
     if kind != .launch { world.sessionPosition += 1 }
     world.visitInterrupted = false
