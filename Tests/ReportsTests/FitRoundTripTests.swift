@@ -19,20 +19,10 @@ struct FitRoundTripTests {
       let scenario = try? ScenarioLoader.load(
         contentsOf: root.appendingPathComponent("scenarios/fit-samples/round-trip.json").path)
     else { return nil }
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fit-round-trip-\(getpid())").path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    guard let log = try? EventsLog(folder: folder, scenario: scenario, policies: scenario.policies)
+    guard
+      let result = EventsLogRoundTrip.fit(
+        scenario, users: scenario.users, seed: scenario.seed, name: "fit-round-trip")
     else { return nil }
-    let options = RunOptions(users: scenario.users, replications: 1, seed: scenario.seed, jobs: 2)
-    _ = try? Engine.run(
-      CompiledScenario(scenario), policies: scenario.policies, options: options,
-      makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() })
-    guard (try? log.finish(itemCount: Engine.itemCount(options))) != nil else { return nil }
-    let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
-    let path = (folder as NSString).appendingPathComponent(EventsLog.fileName)
-    guard let result = try? ScenarioFit.fit(files: [path], map: map) else { return nil }
     return (scenario, result)
   }()
 

@@ -31,21 +31,9 @@ struct FitSessionMemoryRoundTripTests {
   }
 
   static let fitted: (scenario: Scenario, result: FitResult)? = {
-    guard let scenario = try? scenario() else { return nil }
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fit-memory-\(getpid())").path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    guard let log = try? EventsLog(folder: folder, scenario: scenario, policies: scenario.policies)
+    guard let scenario = try? scenario(),
+      let result = EventsLogRoundTrip.fit(scenario, users: 2000, seed: 5, name: "fit-memory")
     else { return nil }
-    let options = RunOptions(users: 2000, replications: 1, seed: 5, jobs: 2)
-    _ = try? Engine.run(
-      CompiledScenario(scenario), policies: scenario.policies, options: options,
-      makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() })
-    guard (try? log.finish(itemCount: Engine.itemCount(options))) != nil else { return nil }
-    let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
-    let path = (folder as NSString).appendingPathComponent(EventsLog.fileName)
-    guard let result = try? ScenarioFit.fit(files: [path], map: map) else { return nil }
     return (scenario, result)
   }()
 

@@ -128,27 +128,12 @@ struct JourneyStationaryTests {
     }
 
     // Per-user frequencies are independent samples: their spread gives the tolerance.
-    let users = 400
-    var frequencies: [[Double]] = []
-    var totalVisits = 0
-    for user in 0..<users {
-      let tally = Engine.trace(
-        CompiledScenario(scenario), policy: PolicyConfiguration.storeKitAuto, seed: 5,
-        replication: 0, user: user
-      ).tally
-      let visits = Array(tally.screenVisits[1...])
-      let total = visits.reduce(0, +)
-      totalVisits += total
-      frequencies.append(visits.map { Double($0) / Double(total) })
-    }
-    let meanVisits = Double(totalVisits) / Double(users)
+    let (shares, meanVisits) = Fixtures.visitShares(CompiledScenario(scenario), users: 400, seed: 5)
     #expect(meanVisits > 1000, "long journeys: \(meanVisits) visits per user")
     for j in 0..<3 {
-      let values = frequencies.map { $0[j] }
-      let mean = values.reduce(0, +) / Double(users)
-      let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(users - 1)
+      let (mean, error) = Fixtures.shareMean(shares, j)
       // 5 standard errors, plus the start-up bias of a chain begun at s0 (at most ~2 visits).
-      let tolerance = 5 * (variance / Double(users)).squareRoot() + 2 / meanVisits
+      let tolerance = 5 * error + 2 / meanVisits
       #expect(abs(mean - pi[j]) < tolerance, "screen s\(j): \(mean) vs \(pi[j]) ± \(tolerance)")
     }
   }

@@ -28,6 +28,37 @@ enum Fixtures {
       policies: policies, baseline: policies[0].name, replications: 2, users: 1000, seed: 7)
   }
 
+  /// Each user's visit shares of screens 1 ... (the splash left out) over one traced life
+  /// under storekit-auto, and the mean visits per user. The users' shares are independent
+  /// samples: ``shareMean(_:_:)`` gives a mean and its standard error.
+  static func visitShares(
+    _ compiled: CompiledScenario, users: Int, seed: UInt64
+  ) -> (shares: [[Double]], meanVisits: Double) {
+    var shares: [[Double]] = []
+    var totalVisits = 0
+    for user in 0..<users {
+      let tally = Engine.trace(
+        compiled, policy: PolicyConfiguration.storeKitAuto, seed: seed, replication: 0,
+        user: user
+      ).tally
+      let visits = Array(tally.screenVisits[1...])
+      let total = visits.reduce(0, +)
+      totalVisits += total
+      shares.append(visits.map { Double($0) / Double(total) })
+    }
+    return (shares, Double(totalVisits) / Double(users))
+  }
+
+  /// The mean over users of screen `j`'s share (``visitShares(_:users:seed:)``, index `j`)
+  /// and its standard error.
+  static func shareMean(_ shares: [[Double]], _ j: Int) -> (mean: Double, error: Double) {
+    let values = shares.map { $0[j] }
+    let count = Double(values.count)
+    let mean = values.reduce(0, +) / count
+    let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / (count - 1)
+    return (mean, (variance / count).squareRoot())
+  }
+
   static func transition(_ target: ScreenTarget, _ p: Double) -> Screen.Transition {
     Screen.Transition(target: target, probability: p)
   }

@@ -43,6 +43,14 @@ struct SessionMemoryDecodingTests {
     (#"{"home": {"splash": 1}}"#, "$.screens[3].transitions_after.home.splash", "launch screen"),
     (#"{"home": {"home": 2}}"#, "$.screens[3].transitions_after.home.home", "probability"),
     ("{}", "$.screens[3].transitions_after", "got an empty one"),
+    (
+      #"{"home": {"home": 1}, "home": {"background": 1}}"#, "$.screens[3].transitions_after.home",
+      "duplicate previous screen 'home'"
+    ),
+    (
+      #"{"home": {"home": 0.5, "home": 0.5}}"#, "$.screens[3].transitions_after.home.home",
+      "duplicate target"
+    ),
     (#"["home"]"#, "$.screens[3].transitions_after", "non-empty object"),
     (#"{"home": 1}"#, "$.screens[3].transitions_after.home", "must be an object"),
   ])
@@ -164,27 +172,13 @@ struct SessionMemoryEngineTests {
     let expected = Self.visitShares(withMemory: true)
     let firstOrder = Self.visitShares(withMemory: false)
     let compiled = CompiledScenario(Self.scenario(withMemory: true))
-    let users = 300
-    var frequencies: [[Double]] = []
-    var totalVisits = 0
-    for user in 0..<users {
-      let tally = Engine.trace(
-        compiled, policy: PolicyConfiguration.storeKitAuto, seed: 9, replication: 0, user: user
-      ).tally
-      let visits = Array(tally.screenVisits[1...])
-      let total = visits.reduce(0, +)
-      totalVisits += total
-      frequencies.append(visits.map { Double($0) / Double(total) })
-    }
-    let meanVisits = Double(totalVisits) / Double(users)
+    let (shares, meanVisits) = Fixtures.visitShares(compiled, users: 300, seed: 9)
     #expect(meanVisits > 500, "long journeys: \(meanVisits) visits per user")
     var largest = 0.0
     for j in 0..<4 {
-      let values = frequencies.map { $0[j] }
-      let mean = values.reduce(0, +) / Double(users)
-      let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(users - 1)
+      let (mean, error) = Fixtures.shareMean(shares, j)
       // 5 standard errors, plus the start-up bias of a chain begun at s1 (a few visits).
-      let tolerance = 5 * (variance / Double(users)).squareRoot() + 3 / meanVisits
+      let tolerance = 5 * error + 3 / meanVisits
       #expect(
         abs(mean - expected[j]) < tolerance, "s\(j + 1): \(mean) vs \(expected[j]) ± \(tolerance)")
       largest = max(largest, tolerance)

@@ -201,17 +201,10 @@ extension _ScenarioDecoder {
       return nil
     }
     var contexts: [_ContextDraft] = []
-    var seen: Set<String> = []
-    for member in members {
-      let memberPath = _JSONPath.member(path, member.key)
-      guard seen.insert(member.key).inserted else {
-        problems.append(
-          ScenarioErrors.Problem(
-            path: memberPath,
-            message: "duplicate previous screen '\(member.key)'; keep only one table for it",
-            position: member.keyPosition))
-        continue
-      }
+    let distinct = distinctMembers(members, at: path) {
+      "duplicate previous screen '\($0)'; keep only one table for it"
+    }
+    for (member, memberPath) in distinct {
       contexts.append(
         _ContextDraft(
           previous: member.key, path: memberPath, node: member.value,
@@ -219,6 +212,26 @@ extension _ScenarioDecoder {
           transitions: readTransitions(member.value, at: memberPath)))
     }
     return contexts
+  }
+
+  /// An object's members in file order with their paths, each key once: a repeated key is
+  /// reported (`duplicate` writes the message for it) and left out.
+  mutating func distinctMembers(
+    _ members: [JSONNode.Member], at path: String, duplicate: (String) -> String
+  ) -> [(member: JSONNode.Member, path: String)] {
+    var seen: Set<String> = []
+    var distinct: [(member: JSONNode.Member, path: String)] = []
+    for member in members {
+      let memberPath = _JSONPath.member(path, member.key)
+      guard seen.insert(member.key).inserted else {
+        problems.append(
+          ScenarioErrors.Problem(
+            path: memberPath, message: duplicate(member.key), position: member.keyPosition))
+        continue
+      }
+      distinct.append((member, memberPath))
+    }
+    return distinct
   }
 
   /// Reads `{"target": probability, ...}` in file order and checks the sum.
@@ -231,16 +244,10 @@ extension _ScenarioDecoder {
       return nil
     }
     var transitions: [_TransitionDraft] = []
-    var seen: Set<String> = []
-    for member in members {
-      let memberPath = _JSONPath.member(path, member.key)
-      guard seen.insert(member.key).inserted else {
-        problems.append(
-          ScenarioErrors.Problem(
-            path: memberPath, message: "duplicate target '\(member.key)'; keep only one of them",
-            position: member.keyPosition))
-        continue
-      }
+    let distinct = distinctMembers(members, at: path) {
+      "duplicate target '\($0)'; keep only one of them"
+    }
+    for (member, memberPath) in distinct {
       transitions.append(
         _TransitionDraft(
           target: member.key, probability: readProbability(member.value, at: memberPath),

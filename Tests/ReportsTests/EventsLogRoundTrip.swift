@@ -1,0 +1,28 @@
+import Experiments
+import Foundation
+import Reports
+
+@testable import Fitting
+@testable import Simulation
+
+/// A scenario simulated into `events.csv` under its first policy and fitted back with the
+/// events log's own map (``FitMap/forEventsLog(of:policy:)``): the round trip the fit tests
+/// share. The temporary folder is removed afterwards.
+enum EventsLogRoundTrip {
+  static func fit(_ scenario: Scenario, users: Int, seed: UInt64, name: String) -> FitResult? {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(name)-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    guard let log = try? EventsLog(folder: folder, scenario: scenario, policies: scenario.policies)
+    else { return nil }
+    let options = RunOptions(users: users, replications: 1, seed: seed, jobs: 2)
+    _ = try? Engine.run(
+      CompiledScenario(scenario), policies: scenario.policies, options: options,
+      makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() })
+    guard (try? log.finish(itemCount: Engine.itemCount(options))) != nil else { return nil }
+    let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
+    let path = (folder as NSString).appendingPathComponent(EventsLog.fileName)
+    return try? ScenarioFit.fit(files: [path], map: map)
+  }
+}
