@@ -39,13 +39,14 @@ extension PredictiveCheck {
   /// Tolerances of the check (the targets of issue #32): sessions per user KS D 0.1, screens per
   /// session 0.05, session length and gap 0.1, first screen TV 0.1, sessions opening on the
   /// previous session's last screen 3 points, sessions reaching checkout 10% relative, session
-  /// starts between 08:00 and 22:00 3 points; and, as the first screen's, TV 0.1 for the
+  /// starts between 08:00 and 22:00 3 points, new users' arrivals 3 points in every month;
+  /// and, as the first screen's, TV 0.1 for the
   /// profile of session starts over the 24 hours and for the 3-screen paths (the log's
   /// ``topPaths`` most common and the rest).
   public static let tolerances = (
     sessionsPerUser: 0.1, screensPerSession: 0.05, sessionLength: 0.1, gap: 0.1,
     firstScreen: 0.1, openedOnLast: 0.03, checkout: 0.1, daytime: 0.03, hourProfile: 0.1,
-    paths: 0.1
+    paths: 0.1, arrivals: 0.03
   )
 
   /// How many of the log's most common 3-screen paths the paths row compares one by one.
@@ -110,6 +111,9 @@ extension PredictiveCheck {
           "sessions reaching checkout", (observed.checkoutSessions, observed.sessions),
           (simulated.checkoutSessions, simulated.sessions), tolerance: t.checkout,
           relative: true))
+    }
+    if let arrivals = arrivalRow(observed.arrivalMonths, simulated.arrivalMonths) {
+      rows.append(arrivals)
     }
     func daytime(_ stats: JourneyStats) -> (Int, Int) {
       (stats.startHours[8..<22].reduce(0, +), stats.startHours.reduce(0, +))
@@ -191,6 +195,28 @@ extension PredictiveCheck {
     }
     // E|X| = σ √(2/π) per category; halved for TV; 2.576/0.8 as a 1% margin.
     return (sum / 2, noise / 2 * (2 / Double.pi).squareRoot() * 2.576 / 0.8)
+  }
+
+  /// New users' arrivals by 30-day month: the largest difference of a month's share, in
+  /// points, with the noise of that month's share; `nil` when the log's new users fall in
+  /// fewer than two months (nothing to compare over time).
+  static func arrivalRow(_ observed: [Int: Int], _ simulated: [Int: Int]) -> CheckRow? {
+    guard observed.count >= 2 else { return nil }
+    let n = observed.values.reduce(0, +)
+    let m = simulated.values.reduce(0, +)
+    var worst = (month: 0, a: 0, b: 0, difference: -1.0)
+    for month in Set(observed.keys).union(simulated.keys).sorted() {
+      let a = observed[month] ?? 0
+      let b = simulated[month] ?? 0
+      let difference = abs(Double(a) / Double(n) - (m > 0 ? Double(b) / Double(m) : 0))
+      if difference > worst.difference { worst = (month, a, b, difference) }
+    }
+    var row = shareRow(
+      "new users' arrivals by 30-day month (the largest difference)", (worst.a, n), (worst.b, m),
+      tolerance: tolerances.arrivals)
+    row.observed = "month \(worst.month + 1): " + row.observed
+    row.simulated = "month \(worst.month + 1): " + row.simulated
+    return row
   }
 
   static func shareRow(

@@ -61,7 +61,7 @@ public enum PredictiveCheck {
 
     /// The journey statistics of a work item's users, to be merged over the items.
     package func journeys(of sink: inout _JourneySink) -> JourneyStats {
-      sink.builder.finish(windowEnd: windowEnd).journeys
+      sink.builder.finish(windowStart: windowStart, windowEnd: windowEnd).journeys
     }
   }
 }

@@ -98,8 +98,13 @@ public struct JourneyStats: Sendable, Equatable {
   /// splash is the previous session's last screen (a warm resume, or chance).
   public var laterSessions = 0
   public var openedOnLastScreen = 0
+  /// New users by the 30-day month of the window their first event falls in (0: the first):
+  /// how arrivals grow or shrink over the window.
+  public var arrivalMonths: [Int: Int] = [:]
 
   public static let pathLength = 6
+  /// The length of a month in ``arrivalMonths``, in seconds.
+  public static let monthLength = 30 * 86_400.0
   public static let pathCapacity = 50_000
 
   public init() {}
@@ -120,6 +125,7 @@ public struct JourneyStats: Sendable, Equatable {
     for hour in 0..<24 { startHours[hour] += other.startHours[hour] }
     laterSessions += other.laterSessions
     openedOnLastScreen += other.openedOnLastScreen
+    arrivalMonths.merge(other.arrivalMonths, uniquingKeysWith: +)
   }
 
   mutating func countThreeScreenPath(_ path: String, _ count: Int = 1) {

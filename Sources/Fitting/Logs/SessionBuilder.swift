@@ -275,8 +275,9 @@ struct _SessionBuilder {
     state.previousSessionEnd = end
   }
 
-  /// Closes every user's last session at the end of the log; `windowEnd` censors the last gap.
-  mutating func finish(windowEnd: Double) -> FitObservations {
+  /// Closes every user's last session at the end of the log; `windowEnd` censors the last gap;
+  /// new users' first events are counted by month from `windowStart`.
+  mutating func finish(windowStart: Double, windowEnd: Double) -> FitObservations {
     for key in users.keys.sorted() {
       var state = users[key]!
       if state.sessionOpen { close(&state, at: state.lastActivity, exact: false) }
@@ -299,6 +300,8 @@ struct _SessionBuilder {
         observations.newUsers += 1
         if state.startedOnboarding == true { observations.newUsersOnboarding += 1 }
         observations.newUserArrivals.add(state.firstSeen)
+        let month = Int(max(0, state.firstSeen - windowStart) / JourneyStats.monthLength)
+        observations.journeys.arrivalMonths[month, default: 0] += 1
         _RhythmEstimate.addExposure(
           &observations.newUserExposure, from: state.firstSeen, to: windowEnd, offset: hourOffset)
         let seen = observations.newUserFirstSeen

@@ -142,7 +142,8 @@ public enum ScenarioFit {
         inside: builder.observations.rows, seen: seen)
     }
     let end = map.windowEnd ?? builder.observations.lastTime
-    var observations = builder.finish(windowEnd: end)
+    var observations = builder.finish(
+      windowStart: map.windowStart ?? builder.observations.firstTime, windowEnd: end)
     observations.unreadColumns = reading.unreadColumns
     return observations
   }
