@@ -1,6 +1,7 @@
 import Experiments
 import Foundation
 import Reports
+import Testing
 
 @testable import Fitting
 @testable import Simulation
@@ -9,6 +10,22 @@ import Reports
 /// events log's own map (``FitMap/forEventsLog(of:policy:)``): the round trip the fit tests
 /// share. The temporary folder is removed afterwards.
 enum EventsLogRoundTrip {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `scenarios/fit-samples/round-trip.json` with each `(old, new)` fragment replaced; a
+  /// fragment not found is an issue (the file changed: update the test).
+  static func roundTrip(replacing edits: [(String, String)], file: String) throws -> Scenario {
+    var text = try String(
+      contentsOf: root.appendingPathComponent("scenarios/fit-samples/round-trip.json"),
+      encoding: .utf8)
+    for (old, new) in edits {
+      #expect(text.contains(old), "round-trip.json no longer holds \(old); update the test")
+      text = text.replacingOccurrences(of: old, with: new)
+    }
+    return try ScenarioLoader.load(json: Array(text.utf8), file: file)
+  }
+
   static func fit(_ scenario: Scenario, users: Int, seed: UInt64, name: String) -> FitResult? {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(name)-\(getpid())").path

@@ -40,9 +40,8 @@ extension PredictiveCheck {
   /// session 0.05, session length and gap 0.1, first screen TV 0.1, sessions opening on the
   /// previous session's last screen 3 points, sessions reaching checkout 10% relative, session
   /// starts between 08:00 and 22:00 3 points, new users' arrivals 3 points in every month;
-  /// and, as the first screen's, TV 0.1 for the
-  /// profile of session starts over the 24 hours and for the 3-screen paths (the log's
-  /// ``topPaths`` most common and the rest).
+  /// and, as the first screen's, TV 0.1 for the profile of session starts over the 24 hours
+  /// and for the 3-screen paths (the log's ``topPaths`` most common and the rest).
   public static let tolerances = (
     sessionsPerUser: 0.1, screensPerSession: 0.05, sessionLength: 0.1, gap: 0.1,
     firstScreen: 0.1, openedOnLast: 0.03, checkout: 0.1, daytime: 0.03, hourProfile: 0.1,

@@ -29,7 +29,8 @@ extension _ScenarioDraft {
   /// At most this many tables, the strongest first: a scenario stays readable.
   static let maximumMemoryTables = 40
 
-  /// The kept targets of `screen`'s row (``transitionText``'s): the background and the
+  /// The kept targets of `screen`'s row, which every table of the screen writes
+  /// (``transitionText(from:row:label:firstPlace:_:_:)``): the background when seen and the
   /// included screens not pooled away, in index order; the background alone when none.
   func keptTargets(_ screen: Int, _ included: Set<Int>, _ pooled: Set<[Int]>) -> [Int] {
     let background = map.screens.count
@@ -47,15 +48,17 @@ extension _ScenarioDraft {
   /// `screen`. For each screen, each candidate's exits to other screens are set against the
   /// exits no kept table takes yet (the screen's row minus its kept tables and the candidate)
   /// in a 2 × K table over the screen's K kept targets other than the background: the
-  /// likelihood-ratio statistic G² on K − 1 degrees of freedom. Only where users go when they
-  /// stay is tested: under `leave_odds_by_position` the chance of leaving moves with the place
-  /// in the session, and a session's first screen never has a predecessor, so a test on
-  /// leaving would read a position effect as memory. A kept table still gets its own chance of
-  /// leaving (its own intercept in ``_PositionOdds``, or its own count without). The strongest is kept when G² exceeds the chi-square quantile at
-  /// ``memoryLevel`` divided by the number of candidates (Bonferroni), and the rest are tested
-  /// again; a screen stops at its first candidate below. Testing against the rest before a
-  /// strong table is kept would make every other predecessor look different too. A small log
-  /// keeps none; a large one only what it shows clearly.
+  /// likelihood-ratio statistic G² on K − 1 degrees of freedom. The strongest is kept when G²
+  /// exceeds the chi-square quantile at ``memoryLevel`` divided by the number of candidates
+  /// (Bonferroni), and the rest are tested again; a screen stops at its first candidate below.
+  /// Testing against all other exits would make every other predecessor look different once
+  /// one strong table exists. A small log keeps none; a large one only what it shows clearly.
+  ///
+  /// Only where users go when they stay is tested: under `leave_odds_by_position` the chance
+  /// of leaving moves with the place in the session, and a session's first screen never has a
+  /// predecessor, so a test on leaving would read a position effect as memory. A kept table
+  /// still gets its own chance of leaving (its own intercept in ``_PositionOdds``, or its own
+  /// count without).
   mutating func selectMemory(included: Set<Int>, pooled: Set<[Int]>) {
     let screens = map.screens
     let background = screens.count
@@ -101,9 +104,6 @@ extension _ScenarioDraft {
     let level = Self.memoryLevel / Double(tested)
     var chosen: [(table: _MemoryTable, screen: Int)] = []
     for screen in candidates.keys.sorted() {
-      // Where users go when they stay: the chance of leaving is the position odds' to model
-      // (a session's first screen never has a predecessor, so a test on leaving would read a
-      // position effect as memory).
       let kept = keptTargets(screen, included, pooled).filter { $0 != background }
       var remaining = candidates[screen]!.sorted { $0.previous < $1.previous }
       var rest = observations.transitions[screen]
@@ -135,8 +135,8 @@ extension _ScenarioDraft {
     let test =
       "forward selection on the likelihood-ratio G² of each (previous, screen) pair with ≥ "
       + "\(Self.minimumMemoryExits) exits to other screens against the screen's exits no table "
-      + "takes (where users go when they stay), at level "
-      + "\(Self.number(Self.memoryLevel)) over the \(tested) pair\(tested == 1 ? "" : "s") tested (Bonferroni)"
+      + "takes (where users go when they stay), at level \(Self.number(Self.memoryLevel)) over "
+      + "the \(tested) pair\(tested == 1 ? "" : "s") tested (Bonferroni)"
     guard let strongest = kept.first else {
       estimates.append((name, "none", "no table kept: " + test))
       return

@@ -132,14 +132,9 @@ extension _ScenarioDraft {
     // The targets are the screen's own row's, whichever row is written: every table of a
     // screen has the same support, so `transitions_after` adds no edge and no trap.
     let support = observations.transitions[from]
-    var targets = (0...screens.count).filter { support[$0] > 0 }
-    var kept = targets.filter {
-      $0 == screens.count || (included.contains($0) && !pooled.contains([from, $0]))
-    }
-    if kept.isEmpty {
-      kept = [screens.count]
-      targets.append(screens.count)
-    }
+    let kept = keptTargets(from, included, pooled)
+    // The report lists every target seen (pooled ones at 0) and the kept ones.
+    let targets = Set((0...screens.count).filter { support[$0] > 0 }).union(kept)
     let keptTotal = Double(kept.reduce(0) { $0 + max(1, row[$1]) })
     var raw: [Int: Double] = [:]
     for to in kept { raw[to] = Double(max(1, row[to])) / keptTotal }
@@ -159,7 +154,7 @@ extension _ScenarioDraft {
       let name = to == screens.count ? "background" : screens[to].name
       return "\(Self.quoted(name)): \(probabilities[to]!)"
     }
-    for to in Set(targets).sorted() {
+    for to in targets.sorted() {
       transitionRows.append(
         FittedTransition(
           from: label, to: to == screens.count ? "background" : screens[to].name,
