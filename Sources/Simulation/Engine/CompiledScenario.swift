@@ -35,8 +35,26 @@ public struct CompiledScenario: Sendable {
   let contextPrevious: ContiguousArray<Int32>
   let contextRow: ContiguousArray<Int32>
   let gap: Sampler
-  /// An existing user's first open: the stationary forward-recurrence time of ``gap``.
+  /// An existing user's first open: the stationary forward-recurrence time of the gap of the
+  /// phase existing users start in (``gap`` without phases).
   let firstOpen: ForwardRecurrence
+  /// Whether the scenario has `lifecycle` (without, sessions are not counted and nothing of
+  /// this block is read).
+  let hasPhases: Bool
+  /// Each phase's `from_session`, in order. A user's phase number is how many of these their
+  /// session index has reached (0: before the first phase).
+  let phaseFrom: ContiguousArray<Int32>
+  /// Per phase number and screen, `phaseRow[phase × screens + screen]`: the transitions row
+  /// used (the phase's table for the screen, else the screen's own).
+  let phaseRow: ContiguousArray<Int32>
+  /// Per phase number: its `returning_mix` (the scenario's own ``returningTable`` where the
+  /// phase sets none) and its gap.
+  let phaseReturningTable: [AliasTable?]
+  let phaseReturningTargets: [ContiguousArray<Int32>]
+  let phaseGap: [Sampler]
+  /// The session index an existing user's first session of the horizon takes: their phase's
+  /// `from_session` (1 without phases).
+  let existingFirstSession: Int32
   /// `sessions.daily_rhythm`, compiled (`nil`: gaps run on the real clock).
   let rhythm: RhythmClock?
   /// How long a suspended process survives (`nil`: a constant termination probability).
@@ -73,10 +91,26 @@ public struct CompiledScenario: Sendable {
   public init(_ scenario: Scenario) {
     self.scenario = scenario
     dwell = scenario.screens.map { Sampler($0.dwell) }
-    // The rows: every screen's own table, then the `transitions_after` tables.
+    // The rows: every screen's own table, then the `transitions_after` tables, then the
+    // phases' tables in phase and file order.
+    let screenCount = scenario.screens.count
+    let contextTables = scenario.screens.flatMap { $0.transitionsAfter.map(\.transitions) }
     let rows =
-      scenario.screens.map(\.transitions)
-      + scenario.screens.flatMap { $0.transitionsAfter.map(\.transitions) }
+      scenario.screens.map(\.transitions) + contextTables
+      + scenario.phases.flatMap { $0.transitions.map(\.transitions) }
+    var rowsByPhase = ContiguousArray((0..<screenCount).map { Int32($0) })
+    var nextRow = screenCount + contextTables.count
+    for phase in scenario.phases {
+      var row = ContiguousArray((0..<screenCount).map { Int32($0) })
+      for override in phase.transitions {
+        row[override.screen] = Int32(nextRow)
+        nextRow += 1
+      }
+      rowsByPhase += row
+    }
+    hasPhases = !scenario.phases.isEmpty
+    phaseRow = hasPhases ? rowsByPhase : []
+    phaseFrom = ContiguousArray(scenario.phases.map { Int32($0.fromSession) })
     var starts = ContiguousArray<Int32>()
     var previous = ContiguousArray<Int32>()
     var contextRows = ContiguousArray<Int32>()
@@ -109,8 +143,16 @@ public struct CompiledScenario: Sendable {
     }
     transitionOffset = offsets
     transitionTargetIndex = targets
-    gap = Sampler(scenario.sessions.gap)
-    firstOpen = ForwardRecurrence(scenario.sessions.gap)
+    let baseGap = Sampler(scenario.sessions.gap)
+    gap = baseGap
+    let existingPhase =
+      scenario.phases.indices.contains(scenario.existingUsersPhase)
+      ? scenario.phases[scenario.existingUsersPhase] : nil
+    firstOpen = ForwardRecurrence(existingPhase?.gap ?? scenario.sessions.gap)
+    existingFirstSession = Int32(existingPhase?.fromSession ?? 1)
+    phaseGap =
+      hasPhases
+      ? [baseGap] + scenario.phases.map { phase in phase.gap.map { Sampler($0) } ?? baseGap } : []
     rhythm = scenario.sessions.dailyRhythm.map(RhythmClock.init)
     backgroundSurvival = scenario.sessions.backgroundSurvival.map { Sampler($0) }
     fetchDelay = Sampler(scenario.sessions.fetchDelay)
@@ -143,6 +185,20 @@ public struct CompiledScenario: Sendable {
     let mix = scenario.entries.returningMix
     returningTable = mix.isEmpty ? nil : AliasTable(weights: mix.map(\.probability))
     returningTargets = ContiguousArray(mix.map { Int32($0.screen) })
+    let base = (returningTable, returningTargets)
+    let phaseEntries =
+      hasPhases
+      ? [base]
+        + scenario.phases.map { phase in
+          phase.returningMix.isEmpty
+            ? base
+            : (
+              AliasTable(weights: phase.returningMix.map(\.probability)),
+              ContiguousArray(phase.returningMix.map { Int32($0.screen) })
+            )
+        } : []
+    phaseReturningTable = phaseEntries.map { $0.0 }
+    phaseReturningTargets = phaseEntries.map { $0.1 }
     recurringGap = scenario.messages.recurring.map { Sampler(.exponential(mean: $0.meanInterval)) }
     // With a daily rhythm a part's share is its weight times its active time (arrivals follow
     // both the trend and the rhythm), and within a part installs are uniform on that clock.
@@ -168,15 +224,16 @@ public struct CompiledScenario: Sendable {
   }
 
   /// The transitions row used on `screen` when `previous` was shown just before it in the
-  /// session (``noScreen``: none): its `transitions_after` table for `previous`, else its own.
+  /// session (``noScreen``: none): its `transitions_after` table for `previous`, else `row`
+  /// (its own, or its phase's).
   @inline(__always)
-  func row(_ screen: Int, after previous: Int) -> Int {
-    guard previous >= 0 else { return screen }
+  func row(_ screen: Int, after previous: Int, otherwise row: Int) -> Int {
+    guard previous >= 0 else { return row }
     for index in Int(contextStart[screen])..<Int(contextStart[screen + 1])
     where contextPrevious[index] == Int32(previous) {
       return Int(contextRow[index])
     }
-    return screen
+    return row
   }
 
   /// The install time at `u` in [0, 1) when the window is cut into weighted parts: the

@@ -110,6 +110,10 @@ struct _World: Sendable {
   /// The screen shown just before the current one in this session (the splash not counted;
   /// ``noScreen`` for a session's first screen): it picks a `transitions_after` table.
   var previousScreen = noScreen
+  /// The user's sessions so far in the horizon, the current one included, and the phase
+  /// number they put the user in (``CompiledScenario/phaseFrom``). Counted only with `lifecycle`.
+  var sessionIndex: Int32 = 0
+  var phase = 0
   /// When the current screen's dwell ends (infinity while paused or in background).
   var screenEndsAt = Double.infinity
   /// Dwell left on the current screen while a sheet covers it.

@@ -49,6 +49,11 @@ extension UserSimulator {
     world.foregroundSince = world.now
     let epoch = world.foregroundEpoch
     let coldLaunch = !world.processAlive
+    if compiled.hasPhases {
+      world.sessionIndex &+= 1
+      let from = compiled.phaseFrom
+      while world.phase < from.count, from[world.phase] <= world.sessionIndex { world.phase += 1 }
+    }
     if coldLaunch {
       world.sessionPosition = 0
       world.processAlive = true
@@ -103,7 +108,7 @@ extension UserSimulator {
     let gap: Double
     let terminated: Bool
     if let survival = compiled.backgroundSurvival {
-      gap = realGap(compiled.gap.draw(&streams.journey, at: world.now))
+      gap = realGap(drawGap())
       terminated = survival.draw(&streams.journey, at: world.now) <= gap
     } else {
       gap = .nan
@@ -132,8 +137,15 @@ extension UserSimulator {
       trace(.churned, message: -1, H.self)
       return
     }
-    let away = gap.isNaN ? realGap(compiled.gap.draw(&streams.journey, at: world.now)) : gap
+    let away = gap.isNaN ? realGap(drawGap()) : gap
     world.queue.push(time: world.now + away, payload: _Event(kind: .open))
+  }
+
+  /// A gap from `sessions.gap`, or the current phase's.
+  @inline(__always)
+  mutating func drawGap() -> Double {
+    guard compiled.hasPhases else { return compiled.gap.draw(&streams.journey, at: world.now) }
+    return compiled.phaseGap[world.phase].draw(&streams.journey, at: world.now)
   }
 
   /// The time away from now for a gap drawn from `sessions.gap`: the gap itself, or with a
@@ -210,16 +222,26 @@ extension UserSimulator {
 
   /// The dwell ended: where next (the entries after the splash, else the screen's transitions).
   mutating func leaveScreen<H: _Hearing>(tally: inout Tally, _: H.Type) {
-    let row =
-      compiled.hasContexts
-      ? compiled.row(world.currentScreen, after: world.previousScreen) : world.currentScreen
+    var row = world.currentScreen
+    if compiled.hasPhases {
+      row = Int(compiled.phaseRow[world.phase * compiled.screenKinds.count + row])
+    }
+    if compiled.hasContexts {
+      row = compiled.row(world.currentScreen, after: world.previousScreen, otherwise: row)
+    }
     guard let table = compiled.transitionPointers[row] else {
       // The launch screen has no transitions: the entries decide what follows it (a draw only
       // with a returning mix, so a scenario without one draws what it always drew).
       let entries = compiled.scenario.entries
       var next = world.completedOnboarding ? entries.returning : entries.newUser
-      if world.completedOnboarding, let mix = compiled.returningTable {
-        next = Int(compiled.returningTargets[mix.draw(&streams.journey)])
+      if world.completedOnboarding {
+        if compiled.hasPhases {
+          if let mix = compiled.phaseReturningTable[world.phase] {
+            next = Int(compiled.phaseReturningTargets[world.phase][mix.draw(&streams.journey)])
+          }
+        } else if let mix = compiled.returningTable {
+          next = Int(compiled.returningTargets[mix.draw(&streams.journey)])
+        }
       }
       show(next, tally: &tally, H.self)
       return

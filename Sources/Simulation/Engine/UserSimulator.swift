@@ -257,6 +257,8 @@ extension UserSimulator {
     }
     issueCampaigns(accountStart: accountStart)
     issueBillingRenewals(accountStart: accountStart)
+    // An existing user's sessions count from their phase's `from_session`.
+    if !isNew, compiled.hasPhases { world.sessionIndex = compiled.existingFirstSession - 1 }
     var firstOpen = isNew ? installAt : compiled.firstOpen.draw(&streams.journey)
     if !isNew, let rhythm = compiled.rhythm {
       // Steady state under the rhythm: the forward-recurrence time on its active clock.

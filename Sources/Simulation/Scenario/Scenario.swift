@@ -37,6 +37,12 @@ public struct Scenario: Sendable {
   /// What users do with a sheet (the optional `responses` section); `nil` without one, or run
   /// with `--responses off`: every consent shown by its deadline counts as kept.
   public var responses: ResponseModel? = nil
+  /// Lifecycle phases by session index (the optional `lifecycle` section): transitions, entry
+  /// screens and gaps that change as a user comes back. Empty: one behaviour for every session.
+  public var phases: [LifecyclePhase] = []
+  /// The phase an existing user is in at their first session of the horizon, by index in
+  /// ``phases`` (the last unless one says `existing_users`); unused without phases.
+  public var existingUsersPhase = 0
 
   public init(
     name: String, description: String, horizon: Double, population: Population,
@@ -218,6 +224,44 @@ public struct Screen: Sendable, Equatable {
     self.dwell = dwell
     self.transitions = transitions
     self.transitionsAfter = transitionsAfter
+  }
+}
+
+/// One lifecycle phase (`lifecycle[]`): what changes for a user's sessions from the
+/// ``fromSession``-th on (counting every session of the user in the horizon, cold or warm,
+/// from 1), until the next phase's. Sessions before the first phase's use the scenario's own
+/// tables; within a phase, whatever it does not set is the scenario's own.
+public struct LifecyclePhase: Sendable, Equatable {
+  public var name: String
+  public var fromSession: Int
+  /// Screens whose transitions differ in this phase, by index, each with its table (sum 1).
+  /// A screen's `transitions_after` table, when it applies, is used in every phase.
+  public var transitions: [Override]
+  /// Where a user who has onboarded lands after the splash in this phase; empty: the
+  /// scenario's `entries.returning` or `returning_mix`.
+  public var returningMix: [Entries.Weighted]
+  /// The time in the background after a session of this phase; `nil`: `sessions.gap`.
+  public var gap: DistributionSpec?
+
+  /// One screen's transitions in a phase.
+  public struct Override: Sendable, Equatable {
+    public var screen: Int
+    public var transitions: [Screen.Transition]
+    public init(screen: Int, transitions: [Screen.Transition]) {
+      self.screen = screen
+      self.transitions = transitions
+    }
+  }
+
+  public init(
+    name: String, fromSession: Int, transitions: [Override] = [],
+    returningMix: [Entries.Weighted] = [], gap: DistributionSpec? = nil
+  ) {
+    self.name = name
+    self.fromSession = fromSession
+    self.transitions = transitions
+    self.returningMix = returningMix
+    self.gap = gap
   }
 }
 

@@ -36,6 +36,7 @@ extension _ScenarioDecoder {
     .optional("value"),
     .optional("app"),
     .optional("responses"),
+    .optional("lifecycle"),
   ]
 
   /// Decodes a whole document; `nil` when any problem was found.
@@ -74,7 +75,8 @@ extension _ScenarioDecoder {
     let sessions = field(top, "sessions") { $0.readSessions($1, at: $2) }
     let graph = readScreens(
       top["screens"], screensPath: top.path("screens"), entriesNode: top["entries"],
-      entriesPath: top.path("entries"))
+      entriesPath: top.path("entries"), phasesNode: top["lifecycle"],
+      phasesPath: top.path("lifecycle"))
     let onboarding = field(top, "onboarding") { $0.readOnboarding($1, at: $2) }
     let scene = field(top, "scene") { $0.readScene($1, at: $2) }
     let sheetDwell = field(top, "sheet_dwell") {
@@ -101,6 +103,8 @@ extension _ScenarioDecoder {
     scenario.value = value ?? nil
     scenario.app = app ?? nil
     scenario.responses = responses ?? nil
+    scenario.phases = graph.phases
+    scenario.existingUsersPhase = graph.existingPhase
     // Value-aware policies weigh the amounts of the `value` section unless they set their own.
     var definitions: [String: ConfigValue] = [:]
     if case .array(let entries)? = top["policies"]?.value {

@@ -47,8 +47,9 @@ extension _ScenarioDecoder {
 
   /// Reads `screens` and `entries` and checks the graph they form.
   mutating func readScreens(
-    _ screensNode: JSONNode?, screensPath: String, entriesNode: JSONNode?, entriesPath: String
-  ) -> (screens: [Screen], entries: Entries)? {
+    _ screensNode: JSONNode?, screensPath: String, entriesNode: JSONNode?, entriesPath: String,
+    phasesNode: JSONNode? = nil, phasesPath: String = "$.lifecycle"
+  ) -> (screens: [Screen], entries: Entries, phases: [LifecyclePhase], existingPhase: Int)? {
     var drafts: [_ScreenDraft] = []
     var screensRead = false
     if let screensNode {
@@ -90,6 +91,9 @@ extension _ScenarioDecoder {
     if namesUnique { resolveTransitions(&drafts, index: index) }
     let entries = readEntries(
       entriesNode, at: entriesPath, drafts: drafts, index: namesUnique ? index : nil)
+    let phases = phasesNode.map {
+      readLifecycle($0, at: phasesPath, drafts: drafts, index: namesUnique ? index : nil)
+    }
 
     let graphReady =
       namesUnique && entries != nil
@@ -98,12 +102,19 @@ extension _ScenarioDecoder {
           && (draft.kind == .launch || draft.transitions?.allSatisfy { $0.resolved != nil } == true)
           && draft.contexts?.allSatisfy(\.isResolved) == true
       }
+      && phases.map { $0?.allSatisfy(\.isResolved) == true } != false
     if graphReady, let entries {
       checkGraph(
-        drafts, entries: entries, entriesPath: entriesPath, newUserNode: entriesNode?["new_user"])
+        drafts, entries: entries, entriesPath: entriesPath, newUserNode: entriesNode?["new_user"],
+        phases: (phases ?? []) ?? [])
     }
 
     guard let entries, namesUnique else { return nil }
+    var resolvedPhases: (phases: [LifecyclePhase], existing: Int) = ([], 0)
+    if let phases {
+      guard let drafted = phases, let read = Self.resolvedPhases(drafted) else { return nil }
+      resolvedPhases = read
+    }
     var screens: [Screen] = []
     for draft in drafts {
       guard let name = draft.name, let kind = draft.kind, let dwell = draft.dwell else {
@@ -123,7 +134,7 @@ extension _ScenarioDecoder {
           name: name, kind: kind, dwell: dwell, transitions: transitions,
           transitionsAfter: contexts))
     }
-    return (screens, entries)
+    return (screens, entries, resolvedPhases.phases, resolvedPhases.existing)
   }
 
   /// The transitions of a draft, `nil` if one is unresolved or its probability unreadable.
@@ -506,7 +517,8 @@ extension _ScenarioDecoder {
   /// Reachability, leaving and onboarding completion, on transitions with a positive
   /// probability (a transition of probability 0 never happens).
   mutating func checkGraph(
-    _ drafts: [_ScreenDraft], entries: Entries, entriesPath: String, newUserNode: JSONNode?
+    _ drafts: [_ScreenDraft], entries: Entries, entriesPath: String, newUserNode: JSONNode?,
+    phases: [_PhaseDraft] = []
   ) {
     let count = drafts.count
     var successors = [[Int]](repeating: [], count: count)
@@ -514,12 +526,22 @@ extension _ScenarioDecoder {
     for (screen, draft) in drafts.enumerated() {
       if draft.kind == .launch {
         successors[screen] = [entries.newUser, entries.returning]
-        successors[screen] += entries.returningMix.filter { $0.probability > 0 }.map(\.screen)
+        let mixes = [entries.returningMix] + phases.map { $0.returningMix ?? [] }
+        for mix in mixes {
+          for entry in mix where entry.probability > 0 && !successors[screen].contains(entry.screen)
+          {
+            successors[screen].append(entry.screen)
+          }
+        }
         continue
       }
-      // `transitions_after` tables add their edges: the checks below run on the union, and
-      // ``checkContexts`` on the chain with memory.
-      let tables = [draft.transitions ?? []] + (draft.contexts ?? []).map { $0.transitions ?? [] }
+      // `transitions_after` tables and phases' tables add their edges: the checks below run on
+      // the union, ``checkContexts`` on the chain with memory, ``checkPhaseTraps`` per phase.
+      let tables =
+        [draft.transitions ?? []] + (draft.contexts ?? []).map { $0.transitions ?? [] }
+        + phases.flatMap { phase in
+          phase.overrides.filter { $0.screen == screen }.map { $0.transitions ?? [] }
+        }
       for table in tables {
         for transition in table where (transition.probability ?? 1) > 0 {
           switch transition.resolved {
@@ -536,11 +558,13 @@ extension _ScenarioDecoder {
     if drafts.contains(where: { $0.contexts?.isEmpty == false }) {
       checkContexts(drafts, successors: successors, names: names)
     }
+    checkPhaseTraps(drafts, phases: phases, names: names)
 
     let reachable = Set(
       Self.closure(
         from: [entries.coldLaunch, entries.newUser, entries.returning]
           + entries.returningMix.map(\.screen)
+          + phases.flatMap { ($0.returningMix ?? []).map(\.screen) }
       ) {
         successors[$0]
       })
@@ -594,7 +618,6 @@ extension _ScenarioDecoder {
   /// after 'offer' goes only to 'offer', which goes only to 'cart'. So the states here are
   /// pairs (screen, the screen before it in the session), at most one per edge.
   mutating func checkContexts(_ drafts: [_ScreenDraft], successors: [[Int]], names: [String]) {
-    let count = drafts.count
     for (screen, draft) in drafts.enumerated() {
       for context in draft.contexts ?? [] {
         guard let previous = context.resolvedPrevious, !successors[previous].contains(screen)
@@ -606,10 +629,23 @@ extension _ScenarioDecoder {
             + "'\(names[screen])'")
       }
     }
+    checkMemoryTraps(drafts, names: names, phase: nil) { _ in nil }
+  }
+
+  /// Walks the chain on states (screen, the screen before it in the session), at most one per
+  /// edge, and reports the first state that can never reach the background. The table used on
+  /// a screen is its `transitions_after` table for the previous screen, else `own` (a phase's
+  /// table, with its path and node), else its `transitions`. `phase` names the phase whose
+  /// tables these are (`nil`: the scenario's own).
+  mutating func checkMemoryTraps(
+    _ drafts: [_ScreenDraft], names: [String], phase: String?,
+    own: (Int) -> (table: [_TransitionDraft], path: String, node: JSONNode)?
+  ) {
+    let count = drafts.count
     /// The table used on `screen` after `previous` (``noScreen``: a session's first screen).
     func table(_ screen: Int, after previous: Int) -> [_TransitionDraft] {
       drafts[screen].contexts?.first { $0.resolvedPrevious == previous }?.transitions
-        ?? drafts[screen].transitions ?? []
+        ?? own(screen)?.table ?? drafts[screen].transitions ?? []
     }
     // A state is screen × (count + 1) + previous + 1. A session's first screen can be any
     // screen a warm resume reopens, so every screen starts a state without a predecessor.
@@ -642,14 +678,19 @@ extension _ScenarioDecoder {
     let shown = Self.list(
       Array(Set(among.map { "'\(names[$0 / (count + 1)])'" })).sorted(), limit: 6)
     let context = drafts[screen].contexts?.first { $0.resolvedPrevious == previous }
+    let phaseTable = context == nil ? own(screen) : nil
+    let memory = drafts.contains { $0.contexts?.isEmpty == false }
     report(
-      context?.path ?? drafts[screen].transitionsPath,
-      context?.node ?? drafts[screen].node["transitions"] ?? drafts[screen].node,
-      (previous >= 0
-        ? "after '\(names[previous])', screen '\(names[screen])'"
-        : "screen '\(names[screen])', first in a session,")
+      context?.path ?? phaseTable?.path ?? drafts[screen].transitionsPath,
+      context?.node ?? phaseTable?.node ?? drafts[screen].node["transitions"]
+        ?? drafts[screen].node,
+      (phase.map { "in phase '\($0)', " } ?? "")
+        + (previous >= 0 && memory
+          ? "after '\(names[previous])', screen '\(names[screen])'"
+          : "screen '\(names[screen])'" + (memory ? ", first in a session," : ""))
         + " can never lead to the background: "
-        + "with transitions_after every path stays among \(shown); add a transition to "
+        + (phase != nil ? "with this phase's tables" : "with transitions_after")
+        + " every path stays among \(shown); add a transition to "
         + "\"background\" to this table or to one it leads to")
   }
 
