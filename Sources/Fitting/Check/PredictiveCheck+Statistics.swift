@@ -143,7 +143,47 @@ extension PredictiveCheck {
         simulated: top.first.map { path in
           "\(path) \(percent(Double(simulated.threeScreenPaths[path] ?? 0) / Double(max(1, simulated.threeScreenPaths.values.reduce(0, +)))))"
         } ?? "none", measure: .totalVariation, value: pathTV, tolerance: t.paths, noise: pathNoise))
+    if let phases = phasePathRow(observed.phasePaths, simulated.phasePaths) { rows.append(phases) }
     return rows
+  }
+
+  /// The 3-screen paths row within each class of sessions by index (a new user's 1st, 2nd,
+  /// 3rd, 4th and later; ``FitObservations/phaseClasses``): the class whose TV distance (the
+  /// log's ``topPaths`` most common paths of that class and the rest) is largest among the
+  /// classes the log can tell at the tolerance (their 1% noise level within it: a class of a
+  /// few sessions says nothing); `nil` when fewer than two classes can (one behaviour for all
+  /// is all the log shows).
+  static func phasePathRow(
+    _ observed: [Int: [String: Int]], _ simulated: [Int: [String: Int]]
+  ) -> CheckRow? {
+    var compared: [(phase: Int, top: [String], distance: Double, noise: Double)] = []
+    for phase in observed.keys.sorted() {
+      let paths = observed[phase]!
+      let other = simulated[phase] ?? [:]
+      let top = paths.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        .prefix(topPaths).map(\.key)
+      let (distance, noise) = totalVariation(
+        folded(paths, keeping: top), folded(other, keeping: top))
+      guard let noise, noise <= tolerances.paths else { continue }
+      compared.append((phase, top, distance, noise))
+    }
+    guard compared.count >= 2 else { return nil }
+    var worst: CheckRow?
+    for (phase, top, distance, noise) in compared {
+      let paths = observed[phase]!
+      let other = simulated[phase] ?? [:]
+      guard worst.map({ distance > $0.value }) ?? true else { continue }
+      let label =
+        phase == FitObservations.phaseClasses - 1 ? "sessions 4 on" : "session \(phase + 1)"
+      let otherTotal = Double(max(1, other.values.reduce(0, +)))
+      worst = CheckRow(
+        name: "3-screen paths by session index (1, 2, 3, 4 on; the largest distance)",
+        observed: "\(label): " + mode(paths),
+        simulated: "\(label): "
+          + (top.first.map { "\($0) \(percent(Double(other[$0] ?? 0) / otherTotal))" } ?? "none"),
+        measure: .totalVariation, value: distance, tolerance: tolerances.paths, noise: noise)
+    }
+    return worst
   }
 
   /// The warnings of rows beyond their tolerance.

@@ -101,6 +101,10 @@ public struct JourneyStats: Sendable, Equatable {
   /// New users by the 30-day month of the window their first event falls in (0: the first):
   /// how arrivals grow or shrink over the window.
   public var arrivalMonths: [Int: Int] = [:]
+  /// ``threeScreenPaths`` by the session's lifecycle class (``FitObservations/phaseClasses``:
+  /// a new user's 1st, 2nd, 3rd, 4th and later sessions; other users' in the last), each
+  /// class at most ``pathCapacity`` paths (the rest in ``uncountedPaths``).
+  public var phasePaths: [Int: [String: Int]] = [:]
 
   public static let pathLength = 6
   /// The length of a month in ``arrivalMonths``, in seconds.
@@ -126,6 +130,18 @@ public struct JourneyStats: Sendable, Equatable {
     laterSessions += other.laterSessions
     openedOnLastScreen += other.openedOnLastScreen
     arrivalMonths.merge(other.arrivalMonths, uniquingKeysWith: +)
+    for (phase, paths) in other.phasePaths {
+      for (path, count) in paths { countPhasePath(path, phase: phase, count) }
+    }
+  }
+
+  mutating func countPhasePath(_ path: String, phase: Int, _ count: Int = 1) {
+    if phasePaths[phase]?[path] != nil || phasePaths[phase, default: [:]].count < Self.pathCapacity
+    {
+      phasePaths[phase, default: [:]][path, default: 0] += count
+    } else {
+      uncountedPaths += count
+    }
   }
 
   mutating func countThreeScreenPath(_ path: String, _ count: Int = 1) {
@@ -240,6 +256,25 @@ public struct FitObservations: Sendable {
   /// ``positionCap``): how many, and how many for the background. What a `transitions_after`
   /// table's chance of leaving is refitted from under position odds.
   public var secondOrderPlaces: [ScreenTriple: (exits: Int, leaves: Int)] = [:]
+  /// A session's lifecycle class (``phaseClasses`` of them): a new user's 1st, 2nd, 3rd, and
+  /// 4th and later sessions; every session of a user not known to be new is in the last
+  /// (as the fitted scenario's existing users are in its last phase).
+  public static let phaseClasses = 4
+  /// ``transitions`` by the session's class, sparse: `previous` holds the class (0 ...
+  /// ``phaseClasses`` − 1), `screen` the screen left, `next` where to (`screenCount`: the
+  /// background).
+  public var phaseTransitions: [ScreenTriple: Int] = [:]
+  /// ``afterLaunchReturning`` by the session's class: `phaseEntries[class][screen]`.
+  public var phaseEntries: [[Int]]
+  /// ``gaps`` by the class of the session before the gap, each with when it began (a uniform
+  /// sample of at most ``phaseGapCapacity`` per class).
+  public var phaseGaps: [Reservoir<PhaseGap>]
+  public static let phaseGapCapacity = 25_000
+  /// A gap and when it began (the previous session's end).
+  public struct PhaseGap: Sendable {
+    public var sample: DurationSample
+    public var start: Double
+  }
   public var journeys = JourneyStats()
   /// Rows read, screen views among them, and the span of their timestamps.
   public var rows = 0
@@ -261,6 +296,11 @@ public struct FitObservations: Sendable {
     transitions = Array(repeating: Array(repeating: 0, count: screenCount + 1), count: screenCount)
     afterLaunchNew = Array(repeating: 0, count: screenCount)
     afterLaunchReturning = Array(repeating: 0, count: screenCount)
+    phaseEntries = Array(
+      repeating: Array(repeating: 0, count: screenCount), count: Self.phaseClasses)
+    phaseGaps = (0..<Self.phaseClasses).map {
+      Reservoir(capacity: Self.phaseGapCapacity, seed: UInt64(21 + $0))
+    }
     firstScreenReturning = Array(repeating: 0, count: screenCount)
     resumePairs = Array(repeating: Array(repeating: 0, count: screenCount), count: screenCount)
     positionExits = Array(

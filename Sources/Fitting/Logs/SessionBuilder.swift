@@ -134,10 +134,13 @@ struct _SessionBuilder {
         state.leftOnboardingAt = nil
       } else {
         let gap = event.time - state.previousSessionEnd
-        observations.gaps.add(
-          DurationSample(
-            seconds: max(0, gap), censored: false, resolution: observations.resolution))
+        let sample = DurationSample(
+          seconds: max(0, gap), censored: false, resolution: observations.resolution)
+        observations.gaps.add(sample)
         observations.gapStarts.add(state.previousSessionEnd)
+        // The gap follows the previous session: its class.
+        observations.phaseGaps[phaseClass(state, session: state.sessionCount - 1)].add(
+          FitObservations.PhaseGap(sample: sample, start: state.previousSessionEnd))
         observations.journeys.gapMinutes[Int(max(0, gap) / 60), default: 0] += 1
       }
       if event.screen == launch {
@@ -181,11 +184,13 @@ struct _SessionBuilder {
       if state.screen == launch {
         if state.completedOnboarding {
           observations.afterLaunchReturning[next] += 1
+          observations.phaseEntries[phaseClass(state)][next] += 1
         } else {
           observations.afterLaunchNew[next] += 1
         }
       } else {
         observations.transitions[state.screen][next] += 1
+        countPhase(state, next: next)
         countSecondOrder(state, next: next)
       }
     }
@@ -229,6 +234,23 @@ struct _SessionBuilder {
     }
   }
 
+  /// The lifecycle class (``FitObservations/phaseClasses``) of the user's session `session`
+  /// (1: the first; by default the current one): by its index for a user known to be new (the
+  /// map's `new_users` rule, as far as the log has shown it), else the last.
+  func phaseClass(_ state: _UserState, session: Int? = nil) -> Int {
+    let last = FitObservations.phaseClasses - 1
+    let isNew =
+      map.newUsers == .firstOpen ? state.firstOpenSeen : (state.startedOnboarding ?? false)
+    return isNew ? min((session ?? state.sessionCount) - 1, last) : last
+  }
+
+  /// Counts the current screen's exit to `next` under the session's class
+  /// (``FitObservations/phaseTransitions``).
+  mutating func countPhase(_ state: _UserState, next: Int) {
+    let key = ScreenTriple(previous: phaseClass(state), screen: state.screen, next: next)
+    observations.phaseTransitions[key, default: 0] += 1
+  }
+
   /// Counts the current screen's exit to `next` (`kinds.count`: the background) under the
   /// screen before it (``FitObservations/secondOrder``), when there is one.
   mutating func countSecondOrder(_ state: _UserState, next: Int) {
@@ -255,6 +277,7 @@ struct _SessionBuilder {
       observations.addDwell(state.screen, end - state.screenSince, censored: !exact)
       if state.screen != launch {
         observations.transitions[state.screen][kinds.count] += 1
+        countPhase(state, next: kinds.count)
         observations.positionExits[state.screen][state.position - 1] += 1
         observations.positionLeaves[state.screen][state.position - 1] += 1
         countSecondOrder(state, next: kinds.count)
@@ -264,8 +287,9 @@ struct _SessionBuilder {
     observations.journeys.screensPerSession[state.screensInSession, default: 0] += 1
     observations.journeys.countPath(state.path)
     if !state.path.isEmpty {
-      observations.journeys.countThreeScreenPath(
-        state.path.prefix(3).map { $0 >= 0 ? names[$0] : "…" }.joined(separator: " → "))
+      let path = state.path.prefix(3).map { $0 >= 0 ? names[$0] : "…" }.joined(separator: " → ")
+      observations.journeys.countThreeScreenPath(path)
+      observations.journeys.countPhasePath(path, phase: phaseClass(state))
     }
     observations.journeys.sessionSeconds[Int(max(0, end - state.sessionStart)), default: 0] += 1
     if state.sawCheckout { observations.journeys.checkoutSessions += 1 }
@@ -285,11 +309,13 @@ struct _SessionBuilder {
       if let left = state.leftOnboardingAt {
         observations.onboardingLeaves.add((false, left))
       } else if windowEnd > state.previousSessionEnd {
-        observations.gaps.add(
-          DurationSample(
-            seconds: windowEnd - state.previousSessionEnd, censored: true,
-            resolution: observations.resolution))
+        let sample = DurationSample(
+          seconds: windowEnd - state.previousSessionEnd, censored: true,
+          resolution: observations.resolution)
+        observations.gaps.add(sample)
         observations.gapStarts.add(state.previousSessionEnd)
+        observations.phaseGaps[phaseClass(state)].add(
+          FitObservations.PhaseGap(sample: sample, start: state.previousSessionEnd))
       }
       observations.users += 1
       observations.journeys.users += 1

@@ -52,6 +52,8 @@ extension _ScenarioDraft {
     lines.append("  \"population\": \(population)")
     lines.append("  \"sessions\": {\n    " + sessionsLines.joined(separator: ",\n    ") + "\n  }")
     lines.append("  \"screens\": [\n" + screenLines.joined(separator: ",\n") + "\n  ]")
+    // Before the entries: the phases' entry tables leave the scenario's own mix.
+    let lifecycle = lifecycleLine(keptScreens.included, keptScreens.pooled)
     let mix =
       returningMix.isEmpty
       ? ""
@@ -62,6 +64,7 @@ extension _ScenarioDraft {
       "  \"entries\": {\"cold_launch\": \(Self.quoted(launchName)), "
         + (logShowsNoOnboarding ? "" : "\"new_user\": \(Self.quoted(newUserName)), ")
         + "\"returning\": \(Self.quoted(returningName))\(mix)}")
+    if let lifecycle { lines.append(lifecycle) }
     lines.append("  \"onboarding\": \(onboardingLine)")
     for key in ["scene", "sheet_dwell", "messages", "policies", "baseline"] {
       lines.append("  \"\(key)\": \(templateSection(key))")

@@ -76,6 +76,7 @@ extension _ScenarioDraft {
       + "\(returningSubscribers)\(onboarding)}"
 
     let churn = fitChurn()
+    selectPhaseGaps(churn: churn)
     let gapSpec = gap.chosen?.spec ?? template.sessions.gap
     if gap.chosen == nil {
       self.defaults.append("the gap between sessions: no user came back within the log")

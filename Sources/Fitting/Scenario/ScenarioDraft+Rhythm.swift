@@ -219,20 +219,30 @@ extension _ScenarioDraft {
       DailyRhythm(
         hours: estimate.hours, weekdays: estimate.weekdays, utcOffset: map.utcOffset,
         timeZero: Double(weekday * 86_400 + second)))
+    rhythmClock = clock
     var active = Reservoir<DurationSample>(capacity: FitObservations.gapCapacity, seed: 7)
     for (sample, start) in zip(observations.gaps.items, observations.gapStarts.items) {
-      let from = start - windowStart
-      let low = clock.activeTime(from: from, to: from + max(0, sample.seconds - sample.resolution))
-      let middle = clock.activeTime(from: from, to: from + sample.seconds)
-      let high = clock.activeTime(from: from, to: from + sample.seconds + sample.resolution)
-      active.add(
-        DurationSample(
-          seconds: middle, censored: sample.censored, resolution: max(0, (high - low) / 2)))
+      active.add(activeGap(sample, from: start, on: clock))
     }
     gapSamples = active.items
     gap = ScenarioFit.summarize(
       "gap between sessions (active time)", active,
       complete: active.items.filter { !$0.censored }.count,
       censored: active.items.filter(\.censored).count)
+  }
+
+  /// A gap that began at `start` (log time) as a length of active time on `clock`: its
+  /// bounds (± the resolution) mapped to the clock.
+  func activeGap(
+    _ sample: DurationSample, from start: Double, on clock: RhythmClock
+  )
+    -> DurationSample
+  {
+    let from = start - windowStart
+    let low = clock.activeTime(from: from, to: from + max(0, sample.seconds - sample.resolution))
+    let middle = clock.activeTime(from: from, to: from + sample.seconds)
+    let high = clock.activeTime(from: from, to: from + sample.seconds + sample.resolution)
+    return DurationSample(
+      seconds: middle, censored: sample.censored, resolution: max(0, (high - low) / 2))
   }
 }

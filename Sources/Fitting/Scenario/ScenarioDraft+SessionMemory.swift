@@ -71,7 +71,7 @@ extension _ScenarioDraft {
     for (key, counts) in pairs {
       let previous = Int(key.previous)
       let screen = Int(key.screen)
-      guard included.contains(screen), included.contains(previous),
+      guard included.contains(screen), included.contains(previous), phaseTables[screen] == nil,
         counts.reduce(0, +) - counts[background] >= Self.minimumMemoryExits,
         keptTargets(previous, included, pooled).contains(screen),
         keptTargets(screen, included, pooled).filter({ $0 != background }).count >= 2

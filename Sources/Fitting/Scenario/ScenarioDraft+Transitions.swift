@@ -96,6 +96,10 @@ extension _ScenarioDraft {
         "    {\"name\": \(Self.quoted(newUserName)), \"kind\": \"onboarding\", \"dwell\": "
           + "{\"fixed\": \"1s\"}, \"transitions\": {\(Self.quoted(returningName)): 1}}")
     }
+    // Phases first: a new user's first session (after onboarding) would otherwise read as
+    // memory ('home after the last onboarding screen'). A screen with phase tables gets no
+    // `transitions_after` table.
+    selectPhases(included: included, pooled: pooled)
     selectMemory(included: included, pooled: pooled)
     fitPositionOdds(included: included, pooled: pooled)
     for (index, summary) in summaries {
@@ -107,17 +111,20 @@ extension _ScenarioDraft {
         "    {\"name\": \(Self.quoted(screens[index].name)), \"kind\": \"\(kind.rawValue)\", "
         + "\"dwell\": \(dwell)"
       if kind != .launch {
-        // With `transitions_after` tables the screen's own row is what they leave.
-        let firstPlace = positionOdds?.background[
-          ScreenTriple(previous: noScreen, screen: index, next: 0)]
+        // With `transitions_after` or phase tables the screen's own row is what they leave.
+        let firstPlace =
+          phaseFirstPlace(index, included, pooled)
+          ?? positionOdds?.background[ScreenTriple(previous: noScreen, screen: index, next: 0)]
         line +=
           ", \"transitions\": {"
           + transitionText(
-            from: index, row: defaultRow(index).counts, label: screens[index].name,
+            from: index, row: phaseRest(defaultRow(index).counts, index),
+            label: screens[index].name,
             firstPlace: firstPlace, included, pooled) + "}" + memoryText(index, included, pooled)
       }
       screenLines.append(line + "}")
     }
+    keptScreens = (included, pooled)
   }
 
   /// `"target": probability, ...` for one row of screen `from` (its own, or a

@@ -71,6 +71,17 @@ struct _ScenarioDraft {
   var positionOdds: _PositionOdds?
   /// `transitions_after` tables by screen (``selectMemory(included:pooled:)``).
   var memory: [Int: [_MemoryTable]] = [:]
+  /// Lifecycle phase tables by screen, and of the entry after the splash
+  /// (``selectPhases(included:pooled:)``), and the `lifecycle` line they make.
+  var phaseTables: [Int: [_PhaseTable]] = [:]
+  var phaseEntryTables: [_PhaseTable] = []
+  /// Each class's own gap (``selectPhaseGaps(churn:)``), by class.
+  var phaseGaps: [Int: FittedDuration] = [:]
+  /// The screens kept and the transitions pooled (``fitTransitions()``), for the phases'
+  /// tables written last.
+  var keptScreens: (included: Set<Int>, pooled: Set<[Int]>) = ([], [])
+  /// The daily rhythm's clock when one was fitted (gaps are then lengths of active time).
+  var rhythmClock: RhythmClock?
   var population = ""
   var sessionsLines: [String] = []
   /// `"daily_rhythm": {...}` when the log's starts reject a flat rhythm (``fitRhythm()``).
