@@ -9,6 +9,13 @@ supported format, keeping the first DAYS days (default 2) and the screen views' 
 Writes generic.csv, generic.jsonl, firebase.jsonl and amplitude.jsonl (see README.md). Times
 start at 2024-05-01T00:00:00Z. Users are renamed (u<replication>-<user>) and sorted by user,
 then time, as fit expects.
+
+The four-month sample is every day of one run, in the generic CSV only:
+
+  deferral-sim run scenarios/fit-samples/cohort.json --users 250 --events-log \
+      --out /tmp/cohort --no-report --quiet
+  python3 scenarios/fit-samples/make-samples.py --cohort /tmp/cohort/events.csv \
+      scenarios/fit-samples/cohort.csv
 """
 import csv
 import datetime
@@ -24,18 +31,27 @@ def iso(seconds, sep="T", zone="Z", digits=3):
     return text[: len(text) - (6 - digits)] + zone
 
 
-def main(events, folder, days=2.0):
+def read(events, days):
     rows = []
     with open(events, newline="") as handle:
         for row in csv.DictReader(handle):
             if float(row["timestamp"]) < days * 86400:
                 rows.append(row)
     rows.sort(key=lambda r: (int(r["replication"]), int(r["user"]), float(r["timestamp"])))
-    with open(f"{folder}/generic.csv", "w", newline="") as out:
+    return rows
+
+
+def write_generic_csv(rows, path):
+    with open(path, "w", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["user_id", "timestamp", "screen", "event"])
         for r in rows:
             writer.writerow([f"u{r['replication']}-{r['user']}", iso(float(r["timestamp"])), r["screen"], r["event"]])
+
+
+def main(events, folder, days=2.0):
+    rows = read(events, days)
+    write_generic_csv(rows, f"{folder}/generic.csv")
     with open(f"{folder}/generic.jsonl", "w") as out:
         for r in rows:
             out.write(json.dumps({
@@ -77,4 +93,7 @@ def main(events, folder, days=2.0):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 2.0)
+    if sys.argv[1] == "--cohort":
+        write_generic_csv(read(sys.argv[2], float("inf")), sys.argv[3])
+    else:
+        main(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 2.0)
