@@ -41,7 +41,8 @@ public struct Scenario: Sendable {
   /// screens and gaps that change as a user comes back. Empty: one behaviour for every session.
   public var phases: [LifecyclePhase] = []
   /// The phase an existing user is in at their first session of the horizon, by index in
-  /// ``phases`` (the last unless one says `existing_users`); unused without phases.
+  /// ``phases``; unused without phases. The loader sets the last unless one says
+  /// `existing_users`; code that builds phases by hand sets it too.
   public var existingUsersPhase = 0
 
   public init(
