@@ -110,6 +110,14 @@ struct PhasesDecodingTests {
     #expect(problem.message.contains(fragment), "\(problem.message)")
   }
 
+  @Test func atMostAHundredPhases() throws {
+    let phases = (1...101).map { #"{"name": "p\#($0)", "from_session": \#($0)}"# }
+    let errors = try #require(
+      ScenarioTemplates.errors(of: Self.document("[" + phases.joined(separator: ", ") + "]")))
+    #expect(errors.problems.map(\.path) == ["$.lifecycle"])
+    #expect(errors.problems.first?.message.contains("at most 100 phases, got 101") == true)
+  }
+
   /// The scenario's own tables leave from every screen, but in phase 'later' home goes only
   /// to player and player only to home: a trap only the phase makes.
   @Test func aTrapOnlyAPhaseMakesIsFound() throws {

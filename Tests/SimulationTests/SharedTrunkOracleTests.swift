@@ -95,6 +95,36 @@ struct SharedTrunkOracleTests {
     try Self.expectSame(scenario, policies: policies, users: 40)
   }
 
+  /// Lifecycle phases (tables, an entry mix and a gap from the 3rd session on) under every
+  /// preset: the session index and the phase are the world's, so a fork carries them.
+  @Test func lifecyclePhasesUnderEveryPresetGiveTheOraclesTalliesAndSteps() throws {
+    var scenario = try ScenarioLoader.load(
+      contentsOf: ScenarioFixtures.path(of: "indie-subscription.json"))
+    let index = Dictionary(
+      uniqueKeysWithValues: scenario.screens.enumerated().map { ($1.name, $0) })
+    let home = try #require(index["home"])
+    let library = try #require(index["library"])
+    scenario.phases = [
+      LifecyclePhase(name: "first", fromSession: 1),
+      LifecyclePhase(
+        name: "loyal", fromSession: 3,
+        transitions: [
+          LifecyclePhase.Override(
+            screen: home,
+            transitions: [
+              Screen.Transition(target: .screen(library), probability: 0.7),
+              Screen.Transition(target: .background, probability: 0.3),
+            ])
+        ],
+        returningMix: [
+          Entries.Weighted(screen: home, probability: 0.5),
+          Entries.Weighted(screen: library, probability: 0.5),
+        ], gap: .lognormal(median: 3 * 3600, sigma: 1)),
+    ]
+    scenario.existingUsersPhase = 1
+    try Self.expectSame(scenario, policies: Self.allPresets(), users: 40)
+  }
+
   /// Counting variates: the trunk's draws are counted once, so the shared run draws fewer.
   @Test func theSharedRunDrawsFewerVariatesForTheSameResults() throws {
     let scenario = try ScenarioLoader.load(

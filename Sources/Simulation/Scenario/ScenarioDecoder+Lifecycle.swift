@@ -50,14 +50,18 @@ extension _ScenarioDecoder {
   mutating func readLifecycle(
     _ node: JSONNode, at path: String, drafts: [_ScreenDraft], index: [String: Int]?
   ) -> [_PhaseDraft]? {
+    let got: String
+    if case .array(let elements) = node.value {
+      got = elements.isEmpty ? "an empty one" : "\(elements.count) of them"
+    } else {
+      got = node.typeName
+    }
     guard case .array(let elements) = node.value, !elements.isEmpty,
       elements.count <= Self.maximumPhases
     else {
       report(
         path, node,
-        "must be a non-empty array of at most \(Self.maximumPhases) phases, got "
-          + (node.typeName == "an array"
-            ? (node.value == .array([]) ? "an empty one" : "more") : node.typeName)
+        "must be a non-empty array of at most \(Self.maximumPhases) phases, got \(got)"
           + "; such as [{\"name\": \"returning\", \"from_session\": 2, \"transitions\": "
           + "{\"browse\": {\"cart\": 0.05, \"background\": 0.95}}}]")
       return nil
