@@ -90,24 +90,14 @@ extension _ScenarioDraft {
     let level = Self.phaseLevel / Double(tested)
     var chosen: [(table: _PhaseTable, screen: Int)] = []
     for candidate in candidates {
-      var remaining = candidate.tables
-      var rest = candidate.all
-      while !remaining.isEmpty {
-        for index in remaining.indices {
-          remaining[index].deviance = Self.deviance(
-            remaining[index].counts, rest, over: candidate.kept)
-          remaining[index].degrees = candidate.kept.count - 1
-        }
-        let best = remaining.indices.max {
-          remaining[$0].deviance != remaining[$1].deviance
-            ? remaining[$0].deviance < remaining[$1].deviance
-            : remaining[$0].phase > remaining[$1].phase
-        }!
-        let table = remaining[best]
-        guard table.deviance > gsl_cdf_chisq_Qinv(level, Double(table.degrees)) else { break }
+      let selected = Self.forwardSelection(
+        candidate.tables.map { ($0.phase, $0.counts) }, all: candidate.all, over: candidate.kept,
+        level: level)
+      for pick in selected {
+        var table = candidate.tables.first { $0.phase == pick.key }!
+        table.deviance = pick.deviance
+        table.degrees = pick.degrees
         chosen.append((table, candidate.screen))
-        for index in rest.indices { rest[index] -= table.counts[index] }
-        remaining.remove(at: best)
       }
     }
     for (table, screen) in chosen {

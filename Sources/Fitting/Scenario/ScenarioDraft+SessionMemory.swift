@@ -105,23 +105,15 @@ extension _ScenarioDraft {
     var chosen: [(table: _MemoryTable, screen: Int)] = []
     for screen in candidates.keys.sorted() {
       let kept = keptTargets(screen, included, pooled).filter { $0 != background }
-      var remaining = candidates[screen]!.sorted { $0.previous < $1.previous }
-      var rest = observations.transitions[screen]
-      while !remaining.isEmpty {
-        for index in remaining.indices {
-          remaining[index].deviance = Self.deviance(remaining[index].counts, rest, over: kept)
-          remaining[index].degrees = kept.count - 1
-        }
-        let best = remaining.indices.max {
-          remaining[$0].deviance != remaining[$1].deviance
-            ? remaining[$0].deviance < remaining[$1].deviance
-            : remaining[$0].previous > remaining[$1].previous
-        }!
-        let table = remaining[best]
-        guard table.deviance > gsl_cdf_chisq_Qinv(level, Double(table.degrees)) else { break }
+      let tables = candidates[screen]!.sorted { $0.previous < $1.previous }
+      let selected = Self.forwardSelection(
+        tables.map { ($0.previous, $0.counts) }, all: observations.transitions[screen],
+        over: kept, level: level)
+      for pick in selected {
+        var table = tables.first { $0.previous == pick.key }!
+        table.deviance = pick.deviance
+        table.degrees = pick.degrees
         chosen.append((table, screen))
-        for index in rest.indices { rest[index] -= table.counts[index] }
-        remaining.remove(at: best)
       }
     }
     chosen.sort {
@@ -153,6 +145,33 @@ extension _ScenarioDraft {
           + (chosen.count > kept.count
             ? "; the \(Self.maximumMemoryTables) strongest of \(chosen.count) kept" : "")
       ))
+  }
+
+  /// Forward selection of count tables against the counts no kept table takes yet: each
+  /// candidate's counts (keyed) against `all` less the kept ones and itself, G² over `kept`
+  /// targets on K − 1 degrees of freedom (``deviance(_:_:over:)``); the strongest (ties: the
+  /// smaller key) is kept while its G² exceeds the chi-square quantile at `level`, and the rest
+  /// are tested again. Session memory and lifecycle phases select with it.
+  static func forwardSelection(
+    _ candidates: [(key: Int, counts: [Int])], all: [Int], over kept: [Int], level: Double
+  ) -> [(key: Int, deviance: Double, degrees: Int)] {
+    var remaining = candidates
+    var rest = all
+    var selected: [(key: Int, deviance: Double, degrees: Int)] = []
+    let degrees = kept.count - 1
+    let critical = gsl_cdf_chisq_Qinv(level, Double(degrees))
+    while !remaining.isEmpty {
+      let deviances = remaining.map { deviance($0.counts, rest, over: kept) }
+      let best = remaining.indices.max {
+        deviances[$0] != deviances[$1]
+          ? deviances[$0] < deviances[$1] : remaining[$0].key > remaining[$1].key
+      }!
+      guard deviances[best] > critical else { break }
+      selected.append((remaining[best].key, deviances[best], degrees))
+      for index in rest.indices { rest[index] -= remaining[best].counts[index] }
+      remaining.remove(at: best)
+    }
+    return selected
   }
 
   /// G² of the 2 × K table: `pair`'s exits against `rest` minus `pair`'s, over targets `kept`
