@@ -23,7 +23,8 @@ struct _WorldStreams: ~Copyable {
   /// Each message's response draw (``ResponseModel``), only with a `responses` section.
   var response: RandomStream
 
-  /// How many streams there are: the bank slots a fork uses (``save(to:from:)``).
+  /// How many streams there are: the bank slots a fork uses (``save(to:from:)``). Checked
+  /// against ``forEach(_:)`` by `WorldStreamsTests`.
   static let count = 6
 
   init() {
@@ -35,14 +36,36 @@ struct _WorldStreams: ~Copyable {
     response = RandomStream(seed: 0, replication: 0, user: 0, purpose: .response)
   }
 
+  /// Calls `body` on every stream with its purpose and its slot (0 ..< ``count``), in slot
+  /// order: with the stored properties and ``init()``, the one list of the streams. Everything
+  /// done to all streams goes through it (or ``forEachStream(_:)``), so a stream added here is
+  /// reseeded, counted, taped and forked with the others.
+  @inline(__always)
+  mutating func forEach(_ body: (inout RandomStream, StreamPurpose, Int) -> Void) {
+    body(&journey, .journey, 0)
+    body(&appStore, .appStore, 1)
+    body(&population, .population, 2)
+    body(&scene, .scene, 3)
+    body(&sheet, .sheet, 4)
+    body(&response, .response, 5)
+  }
+
+  /// ``forEach(_:)`` for what only reads the streams.
+  @inline(__always)
+  func forEachStream(_ body: (borrowing RandomStream, Int) -> Void) {
+    body(journey, 0)
+    body(appStore, 1)
+    body(population, 2)
+    body(scene, 3)
+    body(sheet, 4)
+    body(response, 5)
+  }
+
   /// Makes every stream draw what a fresh stream of (`seed`, `replication`, `user`) would.
   mutating func reseed(seed: UInt64, replication: Int, user: Int) {
-    journey.reseed(seed: seed, replication: replication, user: user, purpose: .journey)
-    appStore.reseed(seed: seed, replication: replication, user: user, purpose: .appStore)
-    population.reseed(seed: seed, replication: replication, user: user, purpose: .population)
-    scene.reseed(seed: seed, replication: replication, user: user, purpose: .scene)
-    sheet.reseed(seed: seed, replication: replication, user: user, purpose: .sheet)
-    response.reseed(seed: seed, replication: replication, user: user, purpose: .response)
+    forEach { stream, purpose, _ in
+      stream.reseed(seed: seed, replication: replication, user: user, purpose: purpose)
+    }
   }
 
   /// Whether the streams count the variates they draw (``startCountingVariates()``).
@@ -50,94 +73,46 @@ struct _WorldStreams: ~Copyable {
 
   /// Makes every stream count the variates it draws (see ``RunOptions/countsVariates``).
   mutating func startCountingVariates() {
-    journey.variateCounts = VariateCounts()
-    appStore.variateCounts = VariateCounts()
-    population.variateCounts = VariateCounts()
-    scene.variateCounts = VariateCounts()
-    sheet.variateCounts = VariateCounts()
-    response.variateCounts = VariateCounts()
+    forEach { stream, _, _ in stream.variateCounts = VariateCounts() }
   }
 
   /// Adds what every stream counted into `counts`, and starts counting from zero.
   mutating func drainVariateCounts(into counts: inout VariateCounts) {
-    journey.drainVariateCounts(into: &counts)
-    appStore.drainVariateCounts(into: &counts)
-    population.drainVariateCounts(into: &counts)
-    scene.drainVariateCounts(into: &counts)
-    sheet.drainVariateCounts(into: &counts)
-    response.drainVariateCounts(into: &counts)
+    forEach { stream, _, _ in stream.drainVariateCounts(into: &counts) }
   }
 
   /// Makes every stream keep its lognormal and alias-table draws from now on (``_DrawTape``),
   /// dropping what it kept before; a stream's tape is made the first time and reused.
   mutating func recordTapes() {
-    Self.record(&journey)
-    Self.record(&appStore)
-    Self.record(&population)
-    Self.record(&scene)
-    Self.record(&sheet)
-    Self.record(&response)
+    forEach { stream, _, _ in stream.recordTape() }
   }
 
   /// Makes every stream replay what it kept since ``recordTapes()``, from the first draw.
   func replayTapes() {
-    journey.tape?.pointee.replay()
-    appStore.tape?.pointee.replay()
-    population.tape?.pointee.replay()
-    scene.tape?.pointee.replay()
-    sheet.tape?.pointee.replay()
-    response.tape?.pointee.replay()
+    forEachStream { stream, _ in stream.tape?.pointee.replay() }
   }
 
   /// Makes every stream draw everything again (its tape kept, off).
   func stopTapes() {
-    journey.tape?.pointee.stop()
-    appStore.tape?.pointee.stop()
-    population.tape?.pointee.stop()
-    scene.tape?.pointee.stop()
-    sheet.tape?.pointee.stop()
-    response.tape?.pointee.stop()
+    forEachStream { stream, _ in stream.tape?.pointee.stop() }
   }
 
   /// Adds the draws every stream's tape replayed and missed since the last call.
   func takeTapeCounts(into statistics: inout TrunkStatistics) {
-    Self.take(journey.tape, into: &statistics)
-    Self.take(appStore.tape, into: &statistics)
-    Self.take(population.tape, into: &statistics)
-    Self.take(scene.tape, into: &statistics)
-    Self.take(sheet.tape, into: &statistics)
-    Self.take(response.tape, into: &statistics)
-  }
-
-  private static func take(
-    _ tape: UnsafeMutablePointer<_DrawTape>?, into statistics: inout TrunkStatistics
-  ) {
-    guard let counts = tape?.pointee.takeCounts() else { return }
-    statistics.drawsReplayed += counts.replayed
-    statistics.drawsMissed += counts.missed
-  }
-
-  private static func record(_ stream: inout RandomStream) {
-    stream.recordTape()
+    forEachStream { stream, _ in
+      guard let counts = stream.tape?.pointee.takeCounts() else { return }
+      statistics.drawsReplayed += counts.replayed
+      statistics.drawsMissed += counts.missed
+    }
   }
 
   /// Saves every stream's state into `bank`, in slots `first ..< first + count`.
   func save(to bank: _GeneratorBank, from first: Int) {
-    bank.save(journey, to: first)
-    bank.save(appStore, to: first + 1)
-    bank.save(population, to: first + 2)
-    bank.save(scene, to: first + 3)
-    bank.save(sheet, to: first + 4)
-    bank.save(response, to: first + 5)
+    forEachStream { stream, slot in bank.save(stream, to: first + slot) }
   }
 
   /// Gives every stream the state ``save(to:from:)`` kept in `bank` from slot `first`.
   mutating func restore(from bank: _GeneratorBank, from first: Int) {
-    bank.restore(&journey, from: first)
-    bank.restore(&appStore, from: first + 1)
-    bank.restore(&population, from: first + 2)
-    bank.restore(&scene, from: first + 3)
-    bank.restore(&sheet, from: first + 4)
-    bank.restore(&response, from: first + 5)
+    forEach { stream, _, slot in bank.restore(&stream, from: first + slot) }
   }
 }
