@@ -1,5 +1,6 @@
 import MessageDeferral
 import Simulation
+import Testing
 
 /// Small hand-built scenarios for engine tests, each shaped so a closed form applies.
 enum Fixtures {
@@ -57,6 +58,27 @@ enum Fixtures {
     let mean = values.reduce(0, +) / count
     let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / (count - 1)
     return (mean, (variance / count).squareRoot())
+  }
+
+  /// Expects `a` and `b` to give every user the same life under storekit-auto: the same
+  /// visits and screen time, user for user (a key that changes nothing draws nothing new).
+  static func expectSameLives(
+    _ a: Scenario, _ b: Scenario, users: Int, seed: UInt64,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let (first, second) = (CompiledScenario(a), CompiledScenario(b))
+    for user in 0..<users {
+      let x = Engine.trace(
+        first, policy: PolicyConfiguration.storeKitAuto, seed: seed, replication: 0, user: user
+      ).tally
+      let y = Engine.trace(
+        second, policy: PolicyConfiguration.storeKitAuto, seed: seed, replication: 0, user: user
+      ).tally
+      #expect(x.screenVisits == y.screenVisits, "user \(user)", sourceLocation: sourceLocation)
+      #expect(
+        x.screenMilliseconds == y.screenMilliseconds, "user \(user)",
+        sourceLocation: sourceLocation)
+    }
   }
 
   static func transition(_ target: ScreenTarget, _ p: Double) -> Screen.Transition {

@@ -301,17 +301,6 @@ struct PhasesEngineTests {
     let plain = Self.scenario(home: Self.halfPlayer, phases: [])
     let phased = Self.scenario(
       home: Self.halfPlayer, phases: [LifecyclePhase(name: "x", fromSession: 2)])
-    for user in 0..<20 {
-      let a = Engine.trace(
-        CompiledScenario(plain), policy: PolicyConfiguration.storeKitAuto, seed: 3,
-        replication: 0, user: user
-      ).tally
-      let b = Engine.trace(
-        CompiledScenario(phased), policy: PolicyConfiguration.storeKitAuto, seed: 3,
-        replication: 0, user: user
-      ).tally
-      #expect(a.screenVisits == b.screenVisits)
-      #expect(a.screenMilliseconds == b.screenMilliseconds)
-    }
+    Fixtures.expectSameLives(plain, phased, users: 20, seed: 3)
   }
 }

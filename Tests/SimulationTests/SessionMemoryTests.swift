@@ -196,17 +196,6 @@ struct SessionMemoryEngineTests {
     unusedTable.screens[4].transitionsAfter = [
       Screen.Context(previous: 1, transitions: [Fixtures.transition(.background, 1)])
     ]
-    for user in 0..<20 {
-      let a = Engine.trace(
-        CompiledScenario(plain), policy: PolicyConfiguration.storeKitAuto, seed: 3,
-        replication: 0, user: user
-      ).tally
-      let b = Engine.trace(
-        CompiledScenario(unusedTable), policy: PolicyConfiguration.storeKitAuto, seed: 3,
-        replication: 0, user: user
-      ).tally
-      #expect(a.screenVisits == b.screenVisits)
-      #expect(a.screenMilliseconds == b.screenMilliseconds)
-    }
+    Fixtures.expectSameLives(plain, unusedTable, users: 20, seed: 3)
   }
 }
