@@ -26,6 +26,21 @@ enum EventsLogRoundTrip {
     return try ScenarioLoader.load(json: Array(text.utf8), file: file)
   }
 
+  /// The predictive check's rows of `scenario` (by default the fitted one) simulated for
+  /// `users` users at seed 42 against the log `result` was fitted on, as `fit` compares them
+  /// (no checkout row).
+  static func checkRows(
+    of scenario: Scenario? = nil, against result: FitResult, users: Int
+  ) -> [CheckRow] {
+    let simulatedScenario = scenario ?? result.scenario
+    let map = FitMap.forEventsLog(of: simulatedScenario, policy: "never")
+    let simulated = PredictiveCheck.simulate(
+      simulatedScenario, users: users, seed: 42, like: result.observations, map: map,
+      windowStart: result.windowStart)
+    return PredictiveCheck.compare(
+      observed: result.observations.journeys, simulated: simulated, checkout: false)
+  }
+
   static func fit(_ scenario: Scenario, users: Int, seed: UInt64, name: String) -> FitResult? {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(name)-\(getpid())").path

@@ -30,12 +30,7 @@ struct FitArrivalsCheckTests {
       "the round trip could not run")
     let months = result.observations.journeys.arrivalMonths
     #expect(months.keys.sorted() == [0, 1, 2, 3], "\(months)")
-    let map = FitMap.forEventsLog(of: result.scenario, policy: "never")
-    let simulated = PredictiveCheck.simulate(
-      result.scenario, users: 6000, seed: 42, like: result.observations, map: map,
-      windowStart: result.windowStart)
-    let rows = PredictiveCheck.compare(
-      observed: result.observations.journeys, simulated: simulated, checkout: false)
+    let rows = EventsLogRoundTrip.checkRows(against: result, users: 6000)
     let row = try #require(rows.first { $0.name.hasPrefix("new users' arrivals by 30-day month") })
     #expect(row.passes, "\(row.observed) vs \(row.simulated): \(row.value)")
     let noise = try #require(row.noise)

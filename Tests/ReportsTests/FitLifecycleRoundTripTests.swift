@@ -96,7 +96,6 @@ struct FitLifecycleRoundTripTests {
   /// taken away (one table for home over every session, what `fit` wrote before) fails it.
   @Test func theCheckSeesThePhases() throws {
     let (_, result) = try #require(Self.fitted, "the round trip could not run")
-    let map = FitMap.forEventsLog(of: result.scenario, policy: "never")
     var flat = result.scenario
     let home = try #require(flat.screens.firstIndex { $0.name == "home" })
     // The pooled row: what one table fitted on every session would say.
@@ -115,11 +114,7 @@ struct FitLifecycleRoundTripTests {
     flat.phases = []
     var values: [Double] = []
     for scenario in [result.scenario, flat] {
-      let simulated = PredictiveCheck.simulate(
-        scenario, users: 4000, seed: 42, like: result.observations, map: map,
-        windowStart: result.windowStart)
-      let rows = PredictiveCheck.compare(
-        observed: result.observations.journeys, simulated: simulated, checkout: false)
+      let rows = EventsLogRoundTrip.checkRows(of: scenario, against: result, users: 4000)
       let row = try #require(rows.first { $0.name == Self.rowName })
       values.append(row.value)
     }

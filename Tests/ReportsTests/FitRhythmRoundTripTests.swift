@@ -38,20 +38,7 @@ struct FitRhythmRoundTripTests {
     }
     guard let scenario = try? ScenarioLoader.load(json: Array(text.utf8), file: "rhythm.json")
     else { return nil }
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fit-rhythm-\(getpid())-\(rhythm)").path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    guard let log = try? EventsLog(folder: folder, scenario: scenario, policies: scenario.policies)
-    else { return nil }
-    let options = RunOptions(users: users, replications: 1, seed: 5, jobs: 2)
-    _ = try? Engine.run(
-      CompiledScenario(scenario), policies: scenario.policies, options: options,
-      makeSink: { log.sink(for: $0) }, finishSink: { sink, _ in sink.close() })
-    guard (try? log.finish(itemCount: Engine.itemCount(options))) != nil else { return nil }
-    let path = (folder as NSString).appendingPathComponent(EventsLog.fileName)
-    let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[0].name)
-    return try? ScenarioFit.fit(files: [path], map: map)
+    return EventsLogRoundTrip.fit(scenario, users: users, seed: 5, name: "fit-rhythm-\(rhythm)")
   }
 
   static let rhythmic = fit(rhythm: true, users: 1500)
@@ -91,12 +78,7 @@ struct FitRhythmRoundTripTests {
 
   @Test func thePredictiveCheckPassesOnTheClockRows() throws {
     let result = try #require(Self.rhythmic)
-    let map = FitMap.forEventsLog(of: result.scenario, policy: "never")
-    let simulated = PredictiveCheck.simulate(
-      result.scenario, users: 6000, seed: 42, like: result.observations, map: map,
-      windowStart: result.windowStart)
-    let rows = PredictiveCheck.compare(
-      observed: result.observations.journeys, simulated: simulated, checkout: false)
+    let rows = EventsLogRoundTrip.checkRows(against: result, users: 6000)
     for name in [
       "session starts 08:00–22:00", "hour-of-day profile of session starts (24 hours)",
       "gap between sessions", "sessions per user",

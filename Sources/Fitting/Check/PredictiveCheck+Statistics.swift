@@ -156,7 +156,7 @@ extension PredictiveCheck {
   static func phasePathRow(
     _ observed: [Int: [String: Int]], _ simulated: [Int: [String: Int]]
   ) -> CheckRow? {
-    var compared: [(phase: Int, top: [String], distance: Double, noise: Double)] = []
+    var rows: [CheckRow] = []
     for phase in observed.keys.sorted() {
       let paths = observed[phase]!
       let other = simulated[phase] ?? [:]
@@ -165,25 +165,20 @@ extension PredictiveCheck {
       let (distance, noise) = totalVariation(
         folded(paths, keeping: top), folded(other, keeping: top))
       guard let noise, noise <= tolerances.paths else { continue }
-      compared.append((phase, top, distance, noise))
-    }
-    guard compared.count >= 2 else { return nil }
-    var worst: CheckRow?
-    for (phase, top, distance, noise) in compared {
-      let paths = observed[phase]!
-      let other = simulated[phase] ?? [:]
-      guard worst.map({ distance > $0.value }) ?? true else { continue }
       let label =
         phase == FitObservations.phaseClasses - 1 ? "sessions 4 on" : "session \(phase + 1)"
       let otherTotal = Double(max(1, other.values.reduce(0, +)))
-      worst = CheckRow(
-        name: "3-screen paths by session index (1, 2, 3, 4 on; the largest distance)",
-        observed: "\(label): " + mode(paths),
-        simulated: "\(label): "
-          + (top.first.map { "\($0) \(percent(Double(other[$0] ?? 0) / otherTotal))" } ?? "none"),
-        measure: .totalVariation, value: distance, tolerance: tolerances.paths, noise: noise)
+      rows.append(
+        CheckRow(
+          name: "3-screen paths by session index (1, 2, 3, 4 on; the largest distance)",
+          observed: "\(label): " + mode(paths),
+          simulated: "\(label): "
+            + (top.first.map { "\($0) \(percent(Double(other[$0] ?? 0) / otherTotal))" }
+              ?? "none"),
+          measure: .totalVariation, value: distance, tolerance: tolerances.paths, noise: noise))
     }
-    return worst
+    // The first class of the largest distance.
+    return rows.count >= 2 ? rows.max { $0.value < $1.value } : nil
   }
 
   /// The warnings of rows beyond their tolerance.

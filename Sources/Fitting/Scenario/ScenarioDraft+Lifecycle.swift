@@ -53,11 +53,7 @@ extension _ScenarioDraft {
     for screen in rows.keys.sorted() where included.contains(screen) {
       let kept = keptTargets(screen, included, pooled).filter { $0 != background }
       guard kept.count >= 2 else { continue }
-      let tables = (0..<classes).compactMap { phase -> _PhaseTable? in
-        let counts = rows[screen]![phase]
-        guard kept.reduce(0, { $0 + counts[$1] }) >= Self.minimumPhaseCounts else { return nil }
-        return _PhaseTable(phase: phase, counts: counts, deviance: 0, degrees: 0)
-      }
+      let tables = Self.phaseCandidates(over: kept) { rows[screen]![$0] }
       if !tables.isEmpty {
         candidates.append((screen, tables, kept, observations.transitions[screen]))
       }
@@ -65,13 +61,7 @@ extension _ScenarioDraft {
     // The entries: screen `background` stands for them (no screen has that index).
     let mixScreens = returningMix.map(\.screen)
     if launchLogged, mixScreens.count >= 2 {
-      let tables = (0..<classes).compactMap { phase -> _PhaseTable? in
-        let counts = observations.phaseEntries[phase]
-        guard mixScreens.reduce(0, { $0 + counts[$1] }) >= Self.minimumPhaseCounts else {
-          return nil
-        }
-        return _PhaseTable(phase: phase, counts: counts, deviance: 0, degrees: 0)
-      }
+      let tables = Self.phaseCandidates(over: mixScreens) { observations.phaseEntries[$0] }
       if !tables.isEmpty {
         candidates.append((background, tables, mixScreens, observations.afterLaunchReturning))
       }
@@ -133,6 +123,16 @@ extension _ScenarioDraft {
           + "\(Self.number(strongest.table.deviance)) on \(strongest.table.degrees) degrees of "
           + "freedom"
       ))
+  }
+
+  /// The classes whose counts (`counts(class)`) reach ``minimumPhaseCounts`` over `targets`:
+  /// the candidates of one screen's (or the entry's) selection.
+  static func phaseCandidates(over targets: [Int], counts: (Int) -> [Int]) -> [_PhaseTable] {
+    (0..<FitObservations.phaseClasses).compactMap { phase in
+      let row = counts(phase)
+      guard targets.reduce(0, { $0 + row[$1] }) >= minimumPhaseCounts else { return nil }
+      return _PhaseTable(phase: phase, counts: row, deviance: 0, degrees: 0)
+    }
   }
 
   /// A class needs this many complete gaps to be tested for a gap of its own.
