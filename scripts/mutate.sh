@@ -41,7 +41,7 @@ M12 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTest
 M13 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ if !world.startedOnboarding, world.profile.isNew { @@ if world.profile.isNew {
 M14 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ tally.onboardingRunsCompleted += 1 @@ tally.onboardingRunsCompleted += 0
 M15 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ OnboardingBookkeepingTests @@ streams.journey.bernoulli(compiled.scenario.onboarding.neverReturnAfterLeavingProbability) @@ streams.journey.bernoulli(1 - compiled.scenario.onboarding.neverReturnAfterLeavingProbability)
-M16 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests|OnboardingBookkeepingTests @@ completedOnboarding = !isNew @@ completedOnboarding = false
+M16 @@ Sources/Simulation/Engine/UserSimulator.swift @@ PopulationClosedFormTests|OnboardingBookkeepingTests @@ world.completedOnboarding = !onboards @@ world.completedOnboarding = false
 M17 @@ Sources/Simulation/Engine/UserSimulator+Display.swift @@ DeliveryOracleTests @@ if kind.isInterruptible, !world.visitInterrupted { @@ if kind.isInterruptible {
 M18 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ return world.processAlive && world.inForeground @@ return world.processAlive
 M19 @@ Sources/Simulation/Engine/UserSimulator+Arrivals.swift @@ EngineClosedFormTests|DeliveryOracleTests @@ world.process &+= 1 @@ world.process &+= 0
@@ -71,8 +71,8 @@ M42 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ { $0.pen
 M43 @@ Sources/Reports/Statistics/Metrics.swift @@ ReportOracleTests @@ ) { $0.displayFailures } @@ ) { $0.displayAttempts }
 M44 @@ Sources/Reports/Statistics/MeanInterval.swift @@ MeanInterval|ReportOracleTests @@ gsl_cdf_tdist_Pinv(0.975, Double(n - 1)) @@ gsl_cdf_tdist_Pinv(0.95, Double(n - 1))
 M45 @@ Sources/Reports/Statistics/MeanInterval.swift @@ MeanInterval|ReportOracleTests @@ (squares / Double(n - 1)) @@ (squares / Double(n))
-M46 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak) @@ maxSheetsPerBreak += other.maxSheetsPerBreak
-M47 @@ Sources/Simulation/Tally/Tally.swift @@ TallyMergeTests|ShardMerge @@ hold[lane].merge(other.hold[lane]) @@ hold[lane].merge(other.latency[lane])
+M46 @@ Sources/Simulation/Tally/TallyFields.swift @@ TallyMergeTests|TallyFieldsTests|ShardMerge @@ mine = max(mine, theirs) @@ mine += theirs
+M47 @@ Sources/Simulation/Tally/TallyFields.swift @@ TallyMergeTests|TallyFieldsTests|ShardMerge @@ visitor.histograms("hold", .perReason, &mine.hold.lanes, theirs.hold.lanes) @@ visitor.histograms("hold", .perReason, &mine.hold.lanes, theirs.latency.lanes)
 M48 @@ Sources/Simulation/Tally/CounterBlock.swift @@ TallyMergeTests|ShardMerge|CounterBlock @@ + theirs.load(fromByteOffset: offset, as: Int.self) @@ + theirs.load(fromByteOffset: offset == 48 ? 56 : offset, as: Int.self)
 M49 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ .integer(total.displayed[lane]), .integer(total.expired[lane]), @@ .integer(total.displayed[lane]), .integer(total.pending[lane]),
 M50 @@ Sources/Reports/CSV/RunReport+Breakdowns.swift @@ ReportOracleTests @@ row += quantiles.map { .number(total.latency[lane].quantile($0.0)) } @@ row += quantiles.map { .number(total.latency[lane].quantile(min($0.0, 0.9))) }
@@ -103,7 +103,7 @@ M74 @@ Sources/Experiments/Robust/RobustPlan+Outcome.swift @@ RobustRegretOracle
 M75 @@ Sources/Reports/Decision/Decision+Bases.swift @@ ValueVerdictOracle @@ let separated = difference.map { $0.high < 0 || $0.low > 0 } ?? false @@ let separated = difference.map { $0.mean < 0 } ?? false
 M76 @@ Sources/Simulation/Engine/UserSimulator+Segments.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
 M77 @@ Sources/Simulation/Engine/Strategies/BranchGroups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
-M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ if screen.kind == .immersive { immersive += tally.screenInterrupted[index] } @@ if screen.kind == .immersive { immersive += tally.screenVisits[index] }
+M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ total += tally.screenInterrupted[index] @@ total += tally.screenVisits[index]
 M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
 M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
 M81 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DailyRhythmTests @@ firstOpen = rhythm.time(after: firstOpen, from: 0) @@ firstOpen = rhythm.time(after: 0, from: firstOpen)

@@ -50,8 +50,8 @@ public struct SegmentTally: Sendable, Equatable {
 
   /// Adds `other` into `self`. Exact and commutative.
   public mutating func merge(_ other: SegmentTally) {
-    counters.addCounters(other.counters)
-    consentLatency.merge(other.consentLatency)
+    var merge = _MergeFields()
+    Self._visitFields(&self, other, &merge)
   }
 }
 

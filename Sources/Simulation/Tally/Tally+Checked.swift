@@ -23,32 +23,10 @@ extension Tally {
   /// same amount added to `issued` and `displayed`) passes; the partial's content digest is
   /// what refuses edits.
   public func problem() -> Problem? {
-    var check = _TallyCheck()
-    check.count(screenVisits, "screenVisits")
-    check.count(screenInterrupted, "screenInterrupted")
-    check.count(screenConsentShown, "screenConsentShown")
-    check.count(screenConsentAccepted, "screenConsentAccepted")
-    check.count(counters.counterValues, names: TallyCounters.fieldNames)
-    check.count([maxSheetsPerBreak], names: ["maxSheetsPerBreak"])
-    check.count(issued.lanes, "issued")
-    check.count(displayed.lanes, "displayed")
-    check.count(expired.lanes, "expired")
-    check.count(pending.lanes, "pending")
-    check.count(latencySumMilliseconds.map(Int.init), "latencySumMilliseconds", bounded: false)
-    check.count([Int(simulatedSeconds)], names: ["simulatedSeconds"], bounded: false)
-    check.count(variates.counts, "variates.counts", bounded: false)
-    check.count(screenMilliseconds.map { Int(clamping: $0) }, "screenMilliseconds", bounded: false)
-    for (index, segment) in segments.enumerated() {
-      check.count(
-        segment.counters.counterValues,
-        names: SegmentCounters.fieldNames.map { "segments[\(index)].\($0)" })
-      check.histogram(segment.consentLatency, "segments[\(index)].consentLatency")
-    }
-    for (name, histograms) in [("latency", latency), ("hold", hold)] {
-      for (lane, histogram) in histograms.enumerated() {
-        check.histogram(histogram, "\(name)[\(lane)]")
-      }
-    }
+    var fields = _CheckFields()
+    var copy = self
+    Self._visitFields(&copy, self, &fields)
+    var check = fields.check
     if check.problem == nil {
       for lane in issued.indices {
         let parts = [displayed[lane], expired[lane], pending[lane]]
@@ -72,49 +50,133 @@ extension Tally {
   /// sum would overflow, or pass ``maximumCount`` for counts, and then `self` is partly merged
   /// (throw it away).
   public mutating func mergeChecked(_ other: Tally) -> Problem? {
-    guard hasShape(screens: other.screenVisits.count) else {
+    guard hasShape(screens: other.screenVisits.count), other.hasShape(screens: screenVisits.count)
+    else {
       return Problem(field: "screenVisits", message: "tallies of different scenarios")
     }
-    var check = _TallyCheck()
-    check.add(&screenVisits, other.screenVisits, "screenVisits")
-    check.add(&screenInterrupted, other.screenInterrupted, "screenInterrupted")
-    check.add(&screenConsentShown, other.screenConsentShown, "screenConsentShown")
-    check.add(&screenConsentAccepted, other.screenConsentAccepted, "screenConsentAccepted")
-    var counts = counters.counterValues
-    check.add(&counts, other.counters.counterValues, names: TallyCounters.fieldNames)
-    counters.counterValues = counts
-    maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
-    check.add(&issued.lanes, other.issued.lanes, "issued")
-    check.add(&displayed.lanes, other.displayed.lanes, "displayed")
-    check.add(&expired.lanes, other.expired.lanes, "expired")
-    check.add(&pending.lanes, other.pending.lanes, "pending")
-    for lane in 0..<Reason.laneCount {
-      check.add(&latency[lane], other.latency[lane], "latency[\(lane)]")
-      check.add(&hold[lane], other.hold[lane], "hold[\(lane)]")
-      check.add64(
-        &latencySumMilliseconds[lane], other.latencySumMilliseconds[lane],
-        "latencySumMilliseconds[\(lane)]")
-    }
-    check.add64(&simulatedSeconds, other.simulatedSeconds, "simulatedSeconds")
-    for index in screenMilliseconds.indices {
-      check.add64(
-        &screenMilliseconds[index], other.screenMilliseconds[index],
-        "screenMilliseconds[\(index)]")
-    }
-    for index in segments.indices {
-      var counts = segments[index].counters.counterValues
-      check.add(
-        &counts, other.segments[index].counters.counterValues,
-        names: SegmentCounters.fieldNames.map { "segments[\(index)].\($0)" })
-      segments[index].counters.counterValues = counts
-      check.add(
-        &segments[index].consentLatency, other.segments[index].consentLatency,
-        "segments[\(index)].consentLatency")
-    }
-    check.add(&variates.counts, other.variates.counts, "variates.counts", bounded: false)
-    return check.problem
+    var merge = _CheckedMergeFields()
+    Self._visitFields(&self, other, &merge)
+    return merge.check.problem
+  }
+}
+
+/// The checks of one tally read from a file (``Tally/problem()``), field by field: every count
+/// 0 or more (and at most ``Tally/maximumCount`` when bounded), every duration 0 or more, every
+/// histogram possible.
+struct _CheckFields: _TallyFieldVisitor {
+  var check = _TallyCheck()
+  /// The JSON path of the object being visited (`segments[2].`), before each field's name.
+  var prefix = ""
+
+  mutating func counts(
+    _ name: String, _ shape: _FieldShape, bounded: Bool, _ mine: inout [Int], _ theirs: [Int]
+  ) { check.count(mine, prefix + name, bounded: bounded) }
+
+  mutating func sums(
+    _ name: String, _ shape: _FieldShape, _ mine: inout [Int64], _ theirs: [Int64]
+  ) { check.count(mine.map { Int(clamping: $0) }, prefix + name, bounded: false) }
+
+  mutating func sum(_ name: String, _ mine: inout Int64, _ theirs: Int64) {
+    check.count([Int(clamping: mine)], names: [prefix + name], bounded: false)
   }
 
+  mutating func maximum(_ name: String, _ mine: inout Int, _ theirs: Int) {
+    check.count([mine], names: [prefix + name])
+  }
+
+  mutating func histograms(
+    _ name: String, _ shape: _FieldShape, _ mine: inout [LatencyHistogram],
+    _ theirs: [LatencyHistogram]
+  ) {
+    for (lane, histogram) in mine.enumerated() {
+      check.histogram(histogram, "\(prefix)\(name)[\(lane)]")
+    }
+  }
+
+  mutating func histogram(
+    _ name: String, _ mine: inout LatencyHistogram, _ theirs: LatencyHistogram
+  ) { check.histogram(mine, prefix + name) }
+
+  mutating func counters<Block: _CounterBlock>(_ mine: inout Block, _ theirs: Block) {
+    check.count(mine.counterValues, names: Block.fieldNames.map { prefix + $0 })
+  }
+
+  mutating func segments(
+    _ name: String, _ mine: inout [SegmentTally], _ theirs: [SegmentTally]
+  ) {
+    let outer = prefix
+    for index in mine.indices {
+      prefix = "\(outer)\(name)[\(index)]."
+      SegmentTally._visitFields(&mine[index], theirs[index], &self)
+    }
+    prefix = outer
+  }
+
+  mutating func variates(_ name: String, _ mine: inout VariateCounts, _ theirs: VariateCounts) {
+    check.count(mine.counts, prefix + name + ".counts", bounded: false)
+  }
+}
+
+/// Adds `theirs` into `mine` field by field like ``_MergeFields``, but never traps: the first
+/// sum past a count's bound or past 64 bits is the problem (``Tally/mergeChecked(_:)``). Both
+/// tallies have their shape (``_ShapeFields``).
+struct _CheckedMergeFields: _TallyFieldVisitor {
+  var check = _TallyCheck()
+  var prefix = ""
+
+  mutating func counts(
+    _ name: String, _ shape: _FieldShape, bounded: Bool, _ mine: inout [Int], _ theirs: [Int]
+  ) { check.add(&mine, theirs, prefix + name, bounded: bounded) }
+
+  mutating func sums(
+    _ name: String, _ shape: _FieldShape, _ mine: inout [Int64], _ theirs: [Int64]
+  ) {
+    for index in mine.indices {
+      check.add64(&mine[index], theirs[index], "\(prefix)\(name)[\(index)]")
+    }
+  }
+
+  mutating func sum(_ name: String, _ mine: inout Int64, _ theirs: Int64) {
+    check.add64(&mine, theirs, prefix + name)
+  }
+
+  mutating func maximum(_ name: String, _ mine: inout Int, _ theirs: Int) {
+    mine = max(mine, theirs)
+  }
+
+  mutating func histograms(
+    _ name: String, _ shape: _FieldShape, _ mine: inout [LatencyHistogram],
+    _ theirs: [LatencyHistogram]
+  ) {
+    for lane in mine.indices {
+      check.add(&mine[lane], theirs[lane], "\(prefix)\(name)[\(lane)]")
+    }
+  }
+
+  mutating func histogram(
+    _ name: String, _ mine: inout LatencyHistogram, _ theirs: LatencyHistogram
+  ) { check.add(&mine, theirs, prefix + name) }
+
+  mutating func counters<Block: _CounterBlock>(_ mine: inout Block, _ theirs: Block) {
+    var counts = mine.counterValues
+    check.add(&counts, theirs.counterValues, names: Block.fieldNames.map { prefix + $0 })
+    mine.counterValues = counts
+  }
+
+  mutating func segments(
+    _ name: String, _ mine: inout [SegmentTally], _ theirs: [SegmentTally]
+  ) {
+    let outer = prefix
+    for index in mine.indices {
+      prefix = "\(outer)\(name)[\(index)]."
+      SegmentTally._visitFields(&mine[index], theirs[index], &self)
+    }
+    prefix = outer
+  }
+
+  mutating func variates(_ name: String, _ mine: inout VariateCounts, _ theirs: VariateCounts) {
+    check.add(&mine.counts, theirs.counts, prefix + name + ".counts", bounded: false)
+  }
 }
 
 /// Collects the first problem found by the checks of ``Tally/problem()`` and

@@ -10,88 +10,65 @@ import MessageDeferral
 @dynamicMemberLookup
 public struct Tally: Sendable, Equatable {
   /// Per screen (index in the scenario): visits, and visits with at least one sheet over them.
-  public var screenVisits: [Int]
-  public var screenInterrupted: [Int]
+  public var screenVisits: [Int] = []
+  public var screenInterrupted: [Int] = []
   /// Per screen: time it was the screen in the foreground (sheets over it included), summed in
   /// whole milliseconds per stay.
-  public var screenMilliseconds: [Int64]
+  public var screenMilliseconds: [Int64] = []
   /// Per screen: price-increase consent sheets shown over it, and those accepted (with a
   /// response model, ``Scenario/responses``; zero without one).
-  public var screenConsentShown: [Int]
-  public var screenConsentAccepted: [Int]
+  public var screenConsentShown: [Int] = []
+  public var screenConsentAccepted: [Int] = []
 
   /// The counts summed on merge (``TallyCounters``), read and written as if they were the
   /// tally's own properties (`tally.users += 1`).
   public var counters = TallyCounters()
   /// Per reason lane (``Reason/laneIndex``): issued, displayed, expired, pending at the end.
-  public var issued = PerReason(repeating: 0)
-  public var displayed = PerReason(repeating: 0)
-  public var expired = PerReason(repeating: 0)
-  public var pending = PerReason(repeating: 0)
+  public var issued = PerReason<Int>(lanes: [])
+  public var displayed = PerReason<Int>(lanes: [])
+  public var expired = PerReason<Int>(lanes: [])
+  public var pending = PerReason<Int>(lanes: [])
   /// Per reason lane: latency from first issuance to display.
-  public var latency = PerReason(repeating: LatencyHistogram())
+  public var latency = PerReason<LatencyHistogram>(lanes: [])
   /// Per reason lane: the hold, from the message's first delivery to the app (the first moment
   /// any policy could have shown it) to display: the wait the policy itself added, apart from
   /// how long the user stayed away from the app.
-  public var hold = PerReason(repeating: LatencyHistogram())
+  public var hold = PerReason<LatencyHistogram>(lanes: [])
   /// Per reason lane: sum of latencies in whole milliseconds (for exact means).
-  public var latencySumMilliseconds = PerReason<Int64>(repeating: 0)
+  public var latencySumMilliseconds = PerReason<Int64>(lanes: [])
 
   /// The most sheets in one break (the largest over merged tallies, not a sum).
   public var maxSheetsPerBreak = 0
   /// Seconds the users spent in the app, summed in whole seconds (for user-days figures).
   public var simulatedSeconds: Int64 = 0
   /// Per ``UserSegment`` (by raw value): the headline figures of that segment's users.
-  public var segments: [SegmentTally]
+  public var segments: [SegmentTally] = []
   /// GSL variates drawn, by kind; zero unless the run counted them
   /// (``RunOptions/countsVariates``).
   public var variates = VariateCounts()
 
+  /// An empty tally of a scenario with `screenCount` screens: every field at zero, with its
+  /// entries (per screen, per reason lane, per segment; ``_TallyFields``).
   public init(screenCount: Int) {
-    screenVisits = Array(repeating: 0, count: screenCount)
-    screenInterrupted = Array(repeating: 0, count: screenCount)
-    screenMilliseconds = Array(repeating: 0, count: screenCount)
-    screenConsentShown = Array(repeating: 0, count: screenCount)
-    screenConsentAccepted = Array(repeating: 0, count: screenCount)
-    segments = UserSegment.allCases.map { _ in SegmentTally() }
+    var shaper = _ShapeFields(screens: screenCount, reshapes: true)
+    let empty = self
+    Self._visitFields(&self, empty, &shaper)
   }
 
-  /// Whether every per-screen array has `screens` entries and every per-reason array one per
-  /// lane: what ``merge(_:)`` needs of a tally read from a file.
+  /// Whether every per-screen field has `screens` entries and every per-lane, per-segment and
+  /// per-variate-kind field its own count: what ``merge(_:)`` needs of a tally read from a file.
   public func hasShape(screens: Int) -> Bool {
-    let lanes = Reason.laneCount
-    return screenVisits.count == screens && screenInterrupted.count == screens
-      && screenMilliseconds.count == screens && screenConsentShown.count == screens
-      && screenConsentAccepted.count == screens
-      && [issued, displayed, expired, pending].allSatisfy { $0.count == lanes }
-      && latency.count == lanes && hold.count == lanes && latencySumMilliseconds.count == lanes
-      && segments.count == UserSegment.allCases.count
+    var copy = self
+    var check = _ShapeFields(screens: screens, reshapes: false)
+    Self._visitFields(&copy, self, &check)
+    return check.fits
   }
 
-  /// Adds `other` into `self`. Exact and commutative.
+  /// Adds `other` into `self`, field by field (``_TallyFields``). Exact and commutative.
   public mutating func merge(_ other: Tally) {
     precondition(screenVisits.count == other.screenVisits.count, "Tallies of different scenarios")
-    for index in screenVisits.indices {
-      screenVisits[index] += other.screenVisits[index]
-      screenInterrupted[index] += other.screenInterrupted[index]
-      screenMilliseconds[index] += other.screenMilliseconds[index]
-      screenConsentShown[index] += other.screenConsentShown[index]
-      screenConsentAccepted[index] += other.screenConsentAccepted[index]
-    }
-    counters.addCounters(other.counters)
-    for lane in 0..<Reason.laneCount {
-      issued[lane] += other.issued[lane]
-      displayed[lane] += other.displayed[lane]
-      expired[lane] += other.expired[lane]
-      pending[lane] += other.pending[lane]
-      latency[lane].merge(other.latency[lane])
-      hold[lane].merge(other.hold[lane])
-      latencySumMilliseconds[lane] += other.latencySumMilliseconds[lane]
-    }
-    maxSheetsPerBreak = max(maxSheetsPerBreak, other.maxSheetsPerBreak)
-    simulatedSeconds += other.simulatedSeconds
-    for index in segments.indices { segments[index].merge(other.segments[index]) }
-    variates.merge(other.variates)
+    var merge = _MergeFields()
+    Self._visitFields(&self, other, &merge)
   }
 }
 
