@@ -11,7 +11,8 @@
 # subfolders included) with swiftc (-sanitize=fuzzer,address),
 # links Fuzz/ScenarioFuzzer against them and GSL, then runs it on a working copy of the
 # committed seed corpus (Fuzz/corpus/, never modified) with the JSON-key dictionary
-# (Fuzz/scenario.dict). New interesting inputs go to .build/fuzz/corpus/; crashes, timeouts
+# (Fuzz/scenario.dict, plus the catalog's preset names, which the fuzzer prints itself, in
+# .build/fuzz/scenario.dict). New interesting inputs go to .build/fuzz/corpus/; crashes, timeouts
 # and out-of-memory inputs to Fuzz/artifacts/ (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ mkdir -p "$out/corpus" "$artifacts"
 
 # Release optimization (preconditions still trap), coverage for libFuzzer, ASan for memory
 # errors. Whole-module, one object per module.
-flags=(-O -wmo -num-threads 0 -parse-as-library -sanitize=fuzzer,address -I "$out" -I Sources/CGSL)
+flags=(-O -wmo -num-threads 0 -parse-as-library -package-name deferral_sim -sanitize=fuzzer,address -I "$out" -I Sources/CGSL)
 build_module() {
   local name=$1
   swiftc "${flags[@]}" -module-name "$name" -emit-module \
@@ -39,6 +40,13 @@ build_module MessageDeferral
 build_module Simulation
 swiftc "${flags[@]}" -module-name ScenarioFuzzer Fuzz/ScenarioFuzzer/*.swift \
   "$out/MessageDeferral.o" "$out/Simulation.o" $(pkg-config --libs gsl) -use-ld=lld -o "$out/scenario-fuzzer"
+# The dictionary: the committed keys and values, then one line per preset of the catalog
+# (PolicyCatalog.presetNames, printed by the fuzzer), so a new preset needs no edit here.
+{
+  cat Fuzz/scenario.dict
+  SCENARIO_FUZZER_PRESET_DICT=1 "$out/scenario-fuzzer"
+} >"$out/scenario.dict.tmp"
+mv "$out/scenario.dict.tmp" "$out/scenario.dict"
 
 if [ "${1:-}" = "--build" ]; then
   echo "fuzz.sh: built $out/scenario-fuzzer" >&2
@@ -59,5 +67,5 @@ seconds=${1:-600}
 shift || true
 # Limits: scenario files are a few KiB; 5 s or 2 GiB for one input is a hang or a leak.
 exec "$out/scenario-fuzzer" "$out/corpus" Fuzz/corpus \
-  -dict=Fuzz/scenario.dict -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
+  -dict="$out/scenario.dict" -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
   -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" "$@"

@@ -104,7 +104,7 @@ M75 @@ Sources/Reports/Decision/Decision+Bases.swift @@ ValueVerdictOracle @@ le
 M76 @@ Sources/Simulation/Engine/UserSimulator+Segments.swift @@ SegmentLatencyOracle @@ consentLatency.record(record.displayedAt - record.issuedAt) @@ consentLatency.record(record.displayedAt - record.deliveredAt)
 M77 @@ Sources/Simulation/Engine/Strategies/BranchGroups.swift @@ SegmentLatencyOracle @@ record.displayedAt - record.issuedAt) @@ record.displayedAt - record.deliveredAt)
 M78 @@ Sources/Reports/Statistics/ValueMetrics.swift @@ ValueVerdictOracle @@ total += tally.screenInterrupted[index] @@ total += tally.screenVisits[index]
-M79 @@ Sources/MessageDeferral/PolicyConfiguration+Presets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
+M79 @@ Sources/MessageDeferral/PolicyCatalog+OurPresets.swift @@ deadlineAwareDoesNotInterruptOnboarding @@ [.home: .open, .settings: .open, .content: .open], otherwise: .closed) @@ [.home: .open, .settings: .open, .content: .open], otherwise: .open)
 M80 @@ Sources/deferral-sim/TraceLife.swift @@ traceAgreesWithTheRunForUsersWithMessages @@ var displayed: Int { outcomes.filter { $0.outcome == .displayed }.count } @@ var displayed: Int { outcomes.filter { $0.outcome != .displayed }.count }
 M81 @@ Sources/Simulation/Engine/UserSimulator.swift @@ DailyRhythmTests @@ firstOpen = rhythm.time(after: firstOpen, from: 0) @@ firstOpen = rhythm.time(after: 0, from: firstOpen)
 M82 @@ Sources/Simulation/Engine/UserSimulator+Events.swift @@ DailyRhythmTests @@ return rhythm.time(after: drawn, from: world.now) - world.now @@ return drawn

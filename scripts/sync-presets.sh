@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Rewrites the copies of the preset list that live outside Swift from the one declaration,
-# PolicyCatalog.presets (Sources/MessageDeferral/PolicyCatalog.swift), through the built tool:
+# PolicyCatalog.presets (Sources/MessageDeferral/PolicyCatalog+ModelledPresets.swift and
+# +OurPresets.swift), through the built tool:
 #   - README.md's policy table            (deferral-sim policies --markdown)
 #   - scenarios/schema.json's preset enums (both: a preset name, a custom policy's `preset`)
-#   - Fuzz/scenario.dict's preset names
-# Run it after adding or renaming a preset; PresetDeclarationTests, SchemaAgreementTests and
-# the fuzz dictionary check fail until you do. Idempotent: a second run changes nothing.
+# (The fuzz dictionary's preset names are appended at fuzz time by scripts/fuzz.sh.)
+# Run it after adding, renaming or changing a preset; PresetDeclarationTests and
+# SchemaAgreementTests fail until you do. Idempotent: a second run changes nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${DEFERRAL_SIM:-.build/debug/deferral-sim}
@@ -20,7 +21,7 @@ names = os.environ["NAMES"].split()
 
 readme = open("README.md", encoding="utf-8").read()
 lines = readme.split("\n")
-start = lines.index("| name | what it reproduces |")
+start = next(i for i, line in enumerate(lines) if line.startswith("| name | what it reproduces |"))
 end = start
 while end < len(lines) and lines[end].startswith("|"):
     end += 1
@@ -42,13 +43,5 @@ assert count == 2, "scenarios/schema.json: expected 2 preset enumerations, found
 json.loads(text)
 open(path, "w", encoding="utf-8").write(text)
 
-path = "Fuzz/scenario.dict"
-kept = [line for line in open(path, encoding="utf-8").read().split("\n")
-        if not line.startswith("value_preset_")]
-kept = [line for line in kept if not re.match(r'value_[a-z0-9_]+="\\"(%s)\\""$' % "|".join(map(re.escape, names)), line)]
-while kept and kept[-1] == "":
-    kept.pop()
-kept += ['value_preset_%s="\\"%s\\""' % (name.replace("-", "_"), name) for name in names]
-open(path, "w", encoding="utf-8").write("\n".join(kept) + "\n")
 PY
-echo "synced README.md, scenarios/schema.json and Fuzz/scenario.dict with $(wc -w <<<"$names") presets"
+echo "synced README.md and scenarios/schema.json with $(wc -w <<<"$names") presets"

@@ -153,7 +153,7 @@ enum ControllerBench {
 
   /// The bare ``Coordinator`` under `deadline-aware`, without the controller around it.
   static func coordinatorScreenEvents(pending: Int, events: Int, repetitions: Int) -> Double {
-    var coordinator = Coordinator(configuration: .deadlineAware)
+    var coordinator = Coordinator(configuration: PolicyCatalog.Preset.deadlineAware.configuration)
     var actions = PolicyActions()
     coordinator.handle(.processLaunched, at: 1_000, into: &actions)
     coordinator.handle(.screenAppeared(.launch), at: 1_000, into: &actions)

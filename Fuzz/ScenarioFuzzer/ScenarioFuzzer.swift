@@ -7,7 +7,31 @@
 // engine relies on (compiling it, as `deferral-sim run` does first, must not trap). A trap, a
 // sanitizer report, a timeout or running out of memory is a bug; libFuzzer saves the input
 // under Fuzz/artifacts/.
+import MessageDeferral
 import Simulation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// With `SCENARIO_FUZZER_PRESET_DICT` set, prints the dictionary's preset lines, one per preset
+/// of the catalog (`value_preset_deadline_aware="\"deadline-aware\""`), and exits:
+/// `scripts/fuzz.sh` appends them to `Fuzz/scenario.dict`, so the dictionary never lags the
+/// catalog.
+@_cdecl("LLVMFuzzerInitialize")
+public func scenarioFuzzerInitialize(
+  _ argc: UnsafeMutablePointer<Int32>?,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> Int32 {
+  guard getenv("SCENARIO_FUZZER_PRESET_DICT") != nil else { return 0 }
+  for name in PolicyCatalog.presetNames {
+    let key = String(name.map { $0 == "-" ? "_" : $0 })
+    print("value_preset_\(key)=\"\\\"\(name)\\\"\"")
+  }
+  exit(0)
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func scenarioFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

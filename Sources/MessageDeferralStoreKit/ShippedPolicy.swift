@@ -28,7 +28,8 @@ public struct ShippedPolicy: Sendable, Equatable {
 
   /// StoreKit's default presentation, with the reason.
   public static func storeKitDefault(because reason: String) -> ShippedPolicy {
-    var policy = ShippedPolicy(name: "storekit-default", configuration: .storeKitAuto)
+    var policy = ShippedPolicy(
+      name: "storekit-default", configuration: PolicyCatalog.Preset.storeKitAuto.configuration)
     policy.configuration = nil
     policy.fallbackReason = reason
     return policy

@@ -38,7 +38,9 @@ struct RunPlanTests {
     #expect(plan.baseline == "storekit-auto")
     // A study's policy list asks for no baseline: the first listed is it, nothing is added.
     var study = RunPlan(scenario: scenario)
-    study.policies = [NamedPolicy(name: "never", configuration: .never)]
+    study.policies = [
+      NamedPolicy(name: "never", configuration: PolicyCatalog.Preset.never.configuration)
+    ]
     study.settleBaseline()
     #expect(study.baseline == "never" && study.policies.count == 1)
   }

@@ -23,7 +23,8 @@ struct ControllerTests {
     await withStore { store in
       let clock = ManualDeferralClock(now: 100)
       let controller = MessageDeferralController(
-        policy: ShippedPolicy(name: "never", configuration: .never),
+        policy: ShippedPolicy(
+          name: "never", configuration: PolicyCatalog.Preset.never.configuration),
         storage: InMemoryDeferralStorage(), clock: clock)
       await listen(controller, store)
       controller.start()
@@ -54,7 +55,8 @@ struct ControllerTests {
     await withStore { store in
       let clock = ManualDeferralClock(now: 0)
       let controller = MessageDeferralController(
-        policy: ShippedPolicy(name: "deadline-aware", configuration: .deadlineAware),
+        policy: ShippedPolicy(
+          name: "deadline-aware", configuration: PolicyCatalog.Preset.deadlineAware.configuration),
         storage: InMemoryDeferralStorage(), clock: clock)
       var records: [DeferralLogRecord] = []
       controller.log = { records.append($0) }
@@ -88,7 +90,8 @@ struct ControllerTests {
     await withStore { store in
       let clock = ManualDeferralClock(now: 100)
       let controller = MessageDeferralController(
-        policy: ShippedPolicy(name: "screen-gate", configuration: .screenGate),
+        policy: ShippedPolicy(
+          name: "screen-gate", configuration: PolicyCatalog.Preset.screenGate.configuration),
         storage: InMemoryDeferralStorage(), clock: clock)
       var records: [DeferralLogRecord] = []
       controller.log = { records.append($0) }
@@ -123,7 +126,8 @@ struct ControllerTests {
       let scene = UIWindowScene(activationState: .foregroundActive)
       let options = MessageDeferralController.Options(eventualFlush: 86_400)
       var first: MessageDeferralController? = MessageDeferralController(
-        policy: ShippedPolicy(name: "never", configuration: .never), storage: storage,
+        policy: ShippedPolicy(
+          name: "never", configuration: PolicyCatalog.Preset.never.configuration), storage: storage,
         clock: clock, options: options)
       first!.sceneDidBecomeActive(scene)
       await listen(first!, store)
@@ -133,7 +137,8 @@ struct ControllerTests {
       // A relaunch a day later: StoreKit delivers the message again.
       clock.advance(to: 86_500)
       let second = MessageDeferralController(
-        policy: ShippedPolicy(name: "never", configuration: .never), storage: storage,
+        policy: ShippedPolicy(
+          name: "never", configuration: PolicyCatalog.Preset.never.configuration), storage: storage,
         clock: clock, options: options)
       var records: [DeferralLogRecord] = []
       second.log = { records.append($0) }

@@ -24,8 +24,9 @@ struct PolicyFileTests {
 
   @Test("a newer format version falls back to StoreKit's default, naming the key and the fix")
   func newerVersionRefused() {
-    let text = Self.text("deadline-aware", .deadlineAware).replacingFirst(
-      "\"format_version\": 1", with: "\"format_version\": 2")
+    let text = Self.text("deadline-aware", PolicyCatalog.Preset.deadlineAware.configuration)
+      .replacingFirst(
+        "\"format_version\": 1", with: "\"format_version\": 2")
     let loaded = ShippedPolicy.decode(jsonText: text, file: "p.json")
     #expect(loaded.configuration == nil)
     let reason = loaded.fallbackReason ?? ""
@@ -35,8 +36,9 @@ struct PolicyFileTests {
 
   @Test("a key the decoder cannot honour is refused with its JSON path")
   func badKeyRefused() {
-    let text = Self.text("deadline-aware", .deadlineAware).replacingFirst(
-      "\"price_increase_consent\": \"1d\"", with: "\"price_increase_consent\": \"soon\"")
+    let text = Self.text("deadline-aware", PolicyCatalog.Preset.deadlineAware.configuration)
+      .replacingFirst(
+        "\"price_increase_consent\": \"1d\"", with: "\"price_increase_consent\": \"soon\"")
     let loaded = ShippedPolicy.decode(jsonText: text, file: "p.json")
     #expect(loaded.configuration == nil)
     #expect(loaded.fallbackReason?.contains("$.policy.ceilings.price_increase_consent") == true)

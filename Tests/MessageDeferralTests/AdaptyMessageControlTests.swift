@@ -13,7 +13,7 @@ import Testing
 struct AdaptyMessageControlTests {
   /// `adapty-manual` with a second call site at `settings` passing `types`.
   static func policy(settingsTypes: Set<Reason>?) -> Harness {
-    var config = PolicyConfiguration.adaptyManual
+    var config = PolicyCatalog.Preset.adaptyManual.configuration
     config.checkpoints.append(Checkpoint(.settings, reasons: settingsTypes))
     var policy = Harness(config)
     policy.startSession(at: 0, on: .onboarding)

@@ -115,7 +115,7 @@ struct DeadlineAwareTests {
   /// With `minimum_opens` 0 the history is trusted from the start: a fresh install's consent
   /// waits for a calm screen like a frequent user's (only the near deadline makes it urgent).
   @Test func withoutAMinimumHistoryAFreshInstallWaits() {
-    var configuration = PolicyConfiguration.deadlineAware
+    var configuration = PolicyCatalog.Preset.deadlineAware.configuration
     configuration.urgentConsent?.minimumOpens = 0
     var policy = Harness(configuration)
     policy.launch(at: 0)

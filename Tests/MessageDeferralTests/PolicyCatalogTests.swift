@@ -115,7 +115,7 @@ struct PolicyCatalogTests {
         ("gate", .object([.init(key: "content", value: .string("open"))])),
       ])
     let policy = try PolicyCatalog.definition(from: value, at: "$.policies[1]").get()
-    var expected = PolicyConfiguration.screenGate
+    var expected = PolicyCatalog.Preset.screenGate.configuration
     expected.ceilings = [.priceIncreaseConsent: 6 * hour, .billingIssue: 1800]
     expected.sheetsPerBreak = 2
     expected.gate[ScreenKind.content.index] = .open

@@ -15,7 +15,7 @@ struct RevenueCatHelperTests {
   /// `revenuecat-manual` with a second call site: `home` passes the preset's types, `settings`
   /// only `generic` (the tests pass different `types` to successive calls).
   static func policy(settingsTypes: Set<Reason> = [.generic]) -> Harness {
-    var config = PolicyConfiguration.revenueCatManual
+    var config = PolicyCatalog.Preset.revenueCatManual.configuration
     config.checkpoints.append(Checkpoint(.settings, reasons: settingsTypes))
     var policy = Harness(config)
     policy.startSession(at: 0, on: .onboarding)
@@ -91,7 +91,7 @@ struct RevenueCatHelperTests {
 @Suite("RevenueCat StoreMessagesHelper before 5.6.0")
 struct RevenueCatLegacyHelperTests {
   static func legacy(settingsTypes: Set<Reason> = [.generic]) -> Harness {
-    var config = PolicyConfiguration.revenueCatManualLegacy
+    var config = PolicyCatalog.Preset.revenueCatManualLegacy.configuration
     config.checkpoints.append(Checkpoint(.settings, reasons: settingsTypes))
     var policy = Harness(config)
     policy.startSession(at: 0, on: .onboarding)

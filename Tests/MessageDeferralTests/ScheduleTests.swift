@@ -46,7 +46,7 @@ struct ScheduleTests {
   /// A scene activation records an open, which moves a consent's urgent time: the reused scan
   /// does not outlive it. (Without ceilings, the urgent time is the only wake.)
   @Test func anOpenMovesTheUrgentTime() {
-    var configuration = PolicyConfiguration.deadlineAware
+    var configuration = PolicyCatalog.Preset.deadlineAware.configuration
     configuration.ceilings = [:]
     var policy = Harness(configuration)
     policy.startSession(at: 0, on: .home)  // an open at 0.5

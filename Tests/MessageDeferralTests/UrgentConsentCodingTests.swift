@@ -19,7 +19,7 @@ struct UrgentConsentCodingTests {
       ("preset", .string("deadline-aware")),
       ("urgent_consent", urgent([("return_factor", .number(5))])),
     ])
-    var expected = try #require(PolicyConfiguration.deadlineAware.urgentConsent)
+    var expected = try #require(PolicyCatalog.Preset.deadlineAware.configuration.urgentConsent)
     expected.returnFactor = 5
     #expect(configuration.urgentConsent == expected)
   }
@@ -119,7 +119,7 @@ struct ConsentValueCodingTests {
     var expected = ConsentValue.defaults
     expected.freshNoReturn = 0.3
     #expect(configuration.urgentConsent?.value == expected)
-    #expect(PolicyConfiguration.deadlineAware.urgentConsent?.value == nil)
+    #expect(PolicyCatalog.Preset.deadlineAware.configuration.urgentConsent?.value == nil)
   }
 
   @Test func nullTurnsTheTestOff() throws {
@@ -148,7 +148,7 @@ struct ConsentValueCodingTests {
 
   /// What `deferral-sim policies --json` writes reads back as the same policy.
   @Test func thePresetRoundTrips() throws {
-    let preset = PolicyConfiguration.deadlineAwareValue
+    let preset = PolicyCatalog.Preset.deadlineAwareValue.configuration
     let members = preset.configValue.objectMembers.map { ($0.key, $0.value) }
     #expect(try read(members) == preset)
   }

@@ -128,7 +128,8 @@ struct DeliveryOracleTests {
     let world = CompiledScenario(scenario)
     let largest = (0..<users).map { user in
       Engine.trace(
-        world, policy: PolicyConfiguration.storeKitAuto, seed: 41, replication: 0, user: user
+        world, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: 41, replication: 0,
+        user: user
       ).tally.displayed[3]
     }.max()!
     #expect(largest >= 3)

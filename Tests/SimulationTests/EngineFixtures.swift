@@ -39,7 +39,8 @@ enum Fixtures {
     var totalVisits = 0
     for user in 0..<users {
       let tally = Engine.trace(
-        compiled, policy: PolicyConfiguration.storeKitAuto, seed: seed, replication: 0,
+        compiled, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: seed,
+        replication: 0,
         user: user
       ).tally
       let visits = Array(tally.screenVisits[1...])
@@ -69,10 +70,12 @@ enum Fixtures {
     let (first, second) = (CompiledScenario(a), CompiledScenario(b))
     for user in 0..<users {
       let x = Engine.trace(
-        first, policy: PolicyConfiguration.storeKitAuto, seed: seed, replication: 0, user: user
+        first, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: seed, replication: 0,
+        user: user
       ).tally
       let y = Engine.trace(
-        second, policy: PolicyConfiguration.storeKitAuto, seed: seed, replication: 0, user: user
+        second, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: seed, replication: 0,
+        user: user
       ).tally
       #expect(x.screenVisits == y.screenVisits, "user \(user)", sourceLocation: sourceLocation)
       #expect(

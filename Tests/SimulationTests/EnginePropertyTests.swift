@@ -151,7 +151,8 @@ struct EnginePropertyTests {
     var scenario = Self.world
     scenario.policies = [
       Fixtures.policy("screen-gate-ceiling"),
-      NamedPolicy(name: "twin", configuration: PolicyConfiguration.screenGateCeiling),
+      NamedPolicy(
+        name: "twin", configuration: PolicyCatalog.Preset.screenGateCeiling.configuration),
     ]
     let result = try Self.run(scenario, jobs: 2)
     let prints = Self.fingerprint(result)

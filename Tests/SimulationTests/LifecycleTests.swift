@@ -208,7 +208,8 @@ struct PhasesEngineTests {
     var sessions = 0
     for user in 0..<400 {
       let tally = Engine.trace(
-        compiled, policy: PolicyConfiguration.storeKitAuto, seed: 5, replication: 0, user: user
+        compiled, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: 5, replication: 0,
+        user: user
       ).tally
       let count = Int(tally.screenVisits[1])
       sessions += count
@@ -243,7 +244,8 @@ struct PhasesEngineTests {
     var players = 0
     for user in 0..<300 {
       let tally = Engine.trace(
-        compiled, policy: PolicyConfiguration.storeKitAuto, seed: 5, replication: 0, user: user
+        compiled, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: 5, replication: 0,
+        user: user
       ).tally
       homes += Int(tally.screenVisits[1])
       players += Int(tally.screenVisits[2])
@@ -271,7 +273,8 @@ struct PhasesEngineTests {
     }
     for user in 0..<5 {
       let tally = Engine.trace(
-        compiled, policy: PolicyConfiguration.storeKitAuto, seed: 1, replication: 0, user: user
+        compiled, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: 1, replication: 0,
+        user: user
       ).tally
       #expect(Int(tally.screenVisits[1]) == expected, "user \(user)")
     }
@@ -289,7 +292,8 @@ struct PhasesEngineTests {
     let compiled = CompiledScenario(scenario)
     for user in 0..<20 {
       let tally = Engine.trace(
-        compiled, policy: PolicyConfiguration.storeKitAuto, seed: 2, replication: 0, user: user
+        compiled, policy: PolicyCatalog.Preset.storeKitAuto.configuration, seed: 2, replication: 0,
+        user: user
       ).tally
       #expect(tally.screenVisits[1] == 1)
       #expect(tally.screenVisits[2] > 100)

@@ -38,7 +38,7 @@ struct ListenerDelayTests {
   /// nothing; StoreKit shows the message iff it came first: P(delay > 1 s) = 3/4.
   @Test func theShareShownByStoreKitIsTheChanceTheListenerIsLate() throws {
     let users = 4000
-    var never = PolicyConfiguration.never
+    var never = PolicyCatalog.Preset.never.configuration
     never.listenerDelay = .uniform(low: 0, high: 4)
     var scenario = Fixtures.base(
       screens: [

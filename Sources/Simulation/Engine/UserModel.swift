@@ -184,7 +184,8 @@ struct _PolicyLane: Sendable {
     listenerDelay =
       configuration.listenerDelay.isZero
       ? nil : Sampler(DistributionSpec(configuration.listenerDelay))
-    storeKitDefault = Coordinator(configuration: PolicyConfiguration.storeKitAuto.withOwnStorage())
+    storeKitDefault = Coordinator(
+      configuration: PolicyCatalog.Preset.storeKitAuto.configuration.withOwnStorage())
   }
 
   /// What the lane must hear now (``PolicyListener/heeds``): its coordinator's, unless a late
