@@ -19,15 +19,30 @@ func issues(_ value: ConfigValue, at path: String = "$.policies[0]") -> [ConfigI
 
 @Suite("Policy catalog and policy files")
 struct PolicyCatalogTests {
-  /// The eight of the design, each older SDK release, earlier version of ours or weaker
-  /// assumption after the preset it varies.
+  /// The eight of the design come in its order (a preset added later may stand anywhere), each
+  /// older SDK release, earlier version of ours or weaker assumption after the preset it
+  /// varies, and the systems modelled before ours.
   @Test func presetsAreTheDesignsInOrderWithTheirVariants() {
+    let names = PolicyCatalog.presetNames
+    let design = [
+      "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual", "revenuecat-manual",
+      "openiap", "never", "deadline-aware",
+    ]
+    #expect(names.filter(design.contains) == design)
+    let variants = [
+      ("screen-gate-ceiling", "screen-gate"), ("revenuecat-manual-legacy", "revenuecat-manual"),
+      ("deadline-aware-value", "deadline-aware"), ("deadline-aware-v1", "deadline-aware"),
+      ("deadline-blind", "deadline-aware"),
+    ]
+    for (variant, base) in variants {
+      let at = names.firstIndex(of: variant)
+      let baseAt = names.firstIndex(of: base)
+      #expect(at != nil && baseAt != nil && at! > baseAt!, "\(variant) after \(base)")
+    }
     #expect(
-      PolicyCatalog.presetNames == [
-        "storekit-auto", "screen-gate", "screen-gate-ceiling", "adapty-manual",
-        "revenuecat-manual", "revenuecat-manual-legacy", "openiap", "never", "deadline-aware",
-        "deadline-aware-value", "deadline-aware-v1", "deadline-blind",
-      ])
+      PolicyCatalog.presets.map(\.name)
+        == (PolicyCatalog.modelledPresets + PolicyCatalog.ourPresets).map(\.name))
+    #expect(Set(names).count == names.count, "preset names are unique")
   }
 
   @Test(arguments: PolicyCatalog.presetNames)
