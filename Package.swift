@@ -71,7 +71,8 @@ let package = Package(
     .testTarget(
       name: "ExperimentsTests",
       dependencies: ["Experiments", "Reports", "Simulation", "CGSL", "TestSupport"]),
-    .testTarget(name: "DeferralSimTests", dependencies: ["deferral-sim", "TestSupport"]),
+    .testTarget(
+      name: "DeferralSimTests", dependencies: ["deferral-sim", "TestSupport", "MessageDeferral"]),
     // Simulated lives replayed through the shipped controller (release-built in CI).
     .executableTarget(
       name: "deferral-conformance",

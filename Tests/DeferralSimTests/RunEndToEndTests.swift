@@ -1,4 +1,5 @@
 import Foundation
+import MessageDeferral
 import TestSupport
 import Testing
 
@@ -106,8 +107,8 @@ struct RunEndToEndTests {
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
     #expect(
-      rows.count == 12 * 38,
-      "12 policies (every preset) × 38 metrics (24, 7 of responses, value and its 6 parts)")
+      rows.count == PolicyCatalog.presets.count * 38,
+      "every preset × 38 metrics (24, 7 of responses, value and its 6 parts)")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)
@@ -229,12 +230,12 @@ struct RunEndToEndTests {
   @Test func policiesListsEveryPresetAndJSONParses() throws {
     let list = try ToolRunner.run(["policies"])
     #expect(list.status == 0)
-    #expect(list.stdout.split(separator: "\n").count == 12)
+    #expect(list.stdout.split(separator: "\n").count == PolicyCatalog.presets.count)
     // OpenIAP's setup condition is stated where the presets are listed.
     #expect(list.stdout.contains("only with a billing-issue listener registered"))
     let json = try ToolRunner.run(["policies", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-    #expect(object?.count == 12)
+    #expect(object?.count == PolicyCatalog.presets.count)
     let openiap = object?["openiap"] as? [String: Any]
     #expect(openiap?["displays_one_at_a_time"] as? Bool == true)
     #expect(openiap?["listener_delay"] is [String: Any])
