@@ -12,7 +12,8 @@ import Testing
 @Suite("Tune over shards")
 struct TuneStagesTests {
   /// A selection that spans several stages at `ahead` below 12 and eliminates contenders as it
-  /// goes (`never` after 6 replications, `storekit-auto` after 11, two left at the budget of 12).
+  /// goes (at seed 3 today: `never` after 6 replications, `storekit-auto` after 11, two left at
+  /// the budget of 12).
   static let source = #"""
     {"base": {"preset": "deadline-aware"},
      "knobs": {"sheets_per_break": {"integer": [1, 3]}, "gate.home": {"choices": ["open", "closed"]}},
@@ -110,22 +111,33 @@ struct TuneStagesTests {
     #expect(text(chain.verified, search) == verification)
   }
 
-  /// The tune run whole, once for every test: its outcome and verification CSV.
+  /// Whether a selection eliminates contenders as it goes: some before the budget, and not
+  /// all at once (else batches of stages would test nothing).
+  static func isSequential(_ outcome: TuneSearch.Outcome) -> Bool {
+    let out = outcome.selection.eliminatedAfter.compactMap { $0 }
+    return !out.isEmpty && Set(out).count > 1
+  }
+
+  /// The tune run whole, once for every test: its outcome and verification CSV. The seed is
+  /// the first from 3 whose selection is sequential (``isSequential(_:)``), so a change that
+  /// moves the draws (a new random stream) moves the fixture with it instead of failing here.
   static let whole:
     Result<(plan: TunePlan, outcome: TuneSearch.Outcome, verification: String), any Error> =
       Result {
-        let plan = try Self.plan()
-        let outcome = try plan.search.run()
+        var plan = try Self.plan()
+        var outcome = try plan.search.run()
+        for seed in 4..<12 where !isSequential(outcome) {
+          plan = try Self.plan(seed: seed)
+          outcome = try plan.search.run()
+        }
         return (plan, outcome, Self.text(try plan.search.verify(outcome.best), plan.search))
       }
 
   @Test(arguments: [([1], 1), ([2], 3), ([3], 12), ([3, 1, 2], 2)])
   func aChainOfStagesIsTheTuneRunWhole(shards: [Int], ahead: Int) throws {
     let (plan, whole, verification) = try Self.whole.get()
-    // The selection must be sequential here, or the batches would test nothing: some
-    // contender leaves before the budget, and not all at once.
-    let out = whole.selection.eliminatedAfter.compactMap { $0 }
-    #expect(!out.isEmpty && Set(out).count > 1, "\(whole.selection)")
+    // The selection must be sequential here, or the batches would test nothing.
+    #expect(Self.isSequential(whole), "no seed of 3 to 11 gives a sequential selection")
     let chain = try Self.chain(plan, shards: shards, ahead: ahead, folder: Self.folder())
     Self.expectSame(chain, as: whole, verification: verification, search: plan.search)
     // Rounds, then the selection's stages (the first covering the first-stage replications),
