@@ -72,7 +72,8 @@ let package = Package(
       name: "ExperimentsTests",
       dependencies: ["Experiments", "Reports", "Simulation", "CGSL", "TestSupport"]),
     .testTarget(
-      name: "DeferralSimTests", dependencies: ["deferral-sim", "TestSupport", "MessageDeferral"]),
+      name: "DeferralSimTests",
+      dependencies: ["deferral-sim", "TestSupport", "MessageDeferral", "Reports"]),
     // Simulated lives replayed through the shipped controller (release-built in CI).
     .executableTarget(
       name: "deferral-conformance",

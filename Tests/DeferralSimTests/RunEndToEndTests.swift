@@ -1,5 +1,6 @@
 import Foundation
 import MessageDeferral
+import Reports
 import TestSupport
 import Testing
 
@@ -107,8 +108,8 @@ struct RunEndToEndTests {
     #expect(try Self.small(out, jobs: 2).status == 0)
     let rows = Self.rows(try Self.read(out, "summary.csv")).dropFirst()
     #expect(
-      rows.count == PolicyCatalog.presets.count * 38,
-      "every preset × 38 metrics (24, 7 of responses, value and its 6 parts)")
+      rows.count == PolicyCatalog.presets.count * Metric.all.count,
+      "every preset × every metric (the default scenario has responses and a value section)")
     for row in rows {
       if row[2].isEmpty {
         #expect(row[3].isEmpty && row[4].isEmpty)

@@ -97,6 +97,12 @@ enum ReportOracleFixture {
   static let quantileTolerance = LatencyHistogram.maximumRelativeError + 1e-9
 
   /// Each metric's value for one (replication, policy), from `k` alone.
+  /// Whether ``expected(_:replication:policy:)`` knows the metric (`everyMetricHasAnOracle`
+  /// names one it does not; the other tests skip it rather than trap).
+  static func hasOracle(_ metric: String) -> Bool {
+    expected(metric, replication: 0, policy: 0) != nil
+  }
+
   static func expected(_ metric: String, replication: Int, policy: Int) -> Double?? {
     let k = k(replication: replication, policy: policy)
     let d = Double(k)
