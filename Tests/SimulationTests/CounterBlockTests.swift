@@ -19,17 +19,19 @@ struct CounterBlockTests {
     return tally
   }
 
+  /// The names are the stored properties, in declaration order (read by reflection, so a
+  /// counter added to the struct needs no edit here), and a few the partial format relies on.
   @Test func namesAreThePropertiesInOrder() {
+    let properties = Mirror(reflecting: TallyCounters()).children.compactMap(\.label)
+    #expect(TallyCounters.fieldNames == properties)
     #expect(
-      TallyCounters.fieldNames == [
+      Array(TallyCounters.fieldNames.prefix(3)) == [
         "onboardingRunsStarted", "onboardingRunsCompleted", "onboardingRunsInterrupted",
-        "newUsersOnboarding", "newUsersCompleted", "users", "consentDeadlineMisses",
-        "consentDeadlinesDue", "fallbackFired", "displayAttempts", "displayFailures", "sheets",
-        "breaks", "sheetsInBreaks", "events", "consentAccepted", "consentDeclined",
-        "consentClosed", "consentKept", "consentKeptOutside", "billingFixed", "billingRecovered",
-        "winBackRedeemed",
       ])
+    #expect(TallyCounters.fieldNames.contains("displayFailures"))
     #expect(TallyCounters.fieldCount == TallyCounters.fieldNames.count)
+    let segmentProperties = Mirror(reflecting: SegmentCounters()).children.compactMap(\.label)
+    #expect(SegmentCounters.fieldNames == segmentProperties)
     #expect(SegmentCounters.fieldNames.count == SegmentCounters.fieldCount)
   }
 
