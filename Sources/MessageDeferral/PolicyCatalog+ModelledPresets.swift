@@ -233,11 +233,4 @@ extension PolicyConfiguration {
   public static let revenueCatLegacyTypes: Set<Reason> = [
     .priceIncreaseConsent, .billingIssue, .generic,
   ]
-
-  /// A copy changed by `change`: a preset declared as another one with a few keys set.
-  public func with(_ change: (inout PolicyConfiguration) -> Void) -> PolicyConfiguration {
-    var copy = self
-    change(&copy)
-    return copy
-  }
 }

@@ -152,6 +152,14 @@ public struct PolicyConfiguration: Equatable, Sendable {
   {
     ScreenKind.allCases.map { rules[$0] ?? otherwise }
   }
+
+  /// A copy changed by `change`: a preset declared as another one with a few keys set
+  /// (`PolicyCatalog+ModelledPresets.swift`, `+OurPresets.swift`).
+  public func with(_ change: (inout PolicyConfiguration) -> Void) -> PolicyConfiguration {
+    var copy = self
+    change(&copy)
+    return copy
+  }
 }
 
 /// What a screen's appearance does to the "can present" switch.
