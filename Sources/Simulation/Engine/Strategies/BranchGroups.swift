@@ -40,6 +40,10 @@ struct _BranchGroups {
   /// event it heard, and the ``digest``'s count then (its mark).
   var heeds: [PolicyEventKinds] = []
   var heard: [UInt64] = []
+  /// What some member heeds: the union of ``heeds`` over ``members``, as of the last event. An
+  /// event of a kind outside it is heeded by no member, so every answer is the unasked one
+  /// and nobody parts: ``UserSimulator/tellGroup(_:tally:_:)`` then asks nobody.
+  var anyHeeds: PolicyEventKinds = .all
 
   init(screenCount: Int) {
     empty = Tally(screenCount: screenCount)
@@ -128,15 +132,18 @@ extension UserSimulator {
       first = false
       trunk.statistics.branches += 1
       let generator = policyStream.generator
+      var anyHeeds: PolicyEventKinds = []
       for policy in group {
         branchLanes[policy] = trunk.lanes[policy]
         trunk.bank.restore(generator, from: trunk.policySlot(policy))
         trunk.bank.save(generator, to: workSlot(policy))
         groups.heeds[policy] = Self.heeds(of: &branchLanes[policy])
         groups.heard[policy] = 0
+        anyHeeds.formUnion(groups.heeds[policy])
       }
       groups.digest.reset()
       groups.members = group
+      groups.anyHeeds = anyHeeds
       if group.count == 1 { swap(&lane, &branchLanes[group[0]]) }
       // What the group's life adds to a tally, apart from the durations.
       var tally = groups.empty
@@ -192,12 +199,20 @@ extension UserSimulator {
     let draws: Bool
     if case .processLaunched = event { draws = true } else { draws = false }
     let kind = PolicyEventKinds(event)
+    // No member heeds it: every member answers unasked (no display, the timer cancelled), all
+    // alike, and is caught up from the digest when next asked.
+    guard groups.anyHeeds.contains(kind) else {
+      groups.digest.record(event)
+      setTimer(.cancel)
+      return
+    }
     let generator = policyStream.generator
     let now = world.now
     let before = groups.digest.count
     let mark = before &+ 1
     var kept = 0
     var parted = false
+    var anyHeeds: PolicyEventKinds = []
     // Whether the first member was not asked: its answer is then no display and no timer.
     var leadUnasked = false
     for rank in groups.members.indices {
@@ -228,6 +243,7 @@ extension UserSimulator {
       if alike {
         groups.members[kept] = policy
         kept += 1
+        anyHeeds.formUnion(groups.heeds[policy])
       } else {
         if !parted { groups.pending.append([]) }
         parted = true
@@ -235,6 +251,7 @@ extension UserSimulator {
       }
     }
     groups.digest.record(event)
+    groups.anyHeeds = anyHeeds
     if parted { groups.members.removeLast(groups.members.count - kept) }
     if kept == 1 {
       let policy = groups.members[0]
