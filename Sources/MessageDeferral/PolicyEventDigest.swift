@@ -57,15 +57,13 @@ public struct PolicyEventDigest: Sendable {
   /// launch, a termination).
   private(set) var lastScene: UInt64 = 0
   /// For each screen kind (``ScreenKind/index``), the number of its last appearance (0: none).
-  private(set) var lastAppearance: ContiguousArray<UInt64>
+  private(set) var lastAppearance = _KindMarks()
   /// The current screen kind, as a listener that heard everything has it (`nil` after a launch).
   private(set) var currentKind: ScreenKind?
   /// Whether the scene is foreground-active, as a listener that heard everything has it.
   private(set) var sceneActive = false
 
-  public init() {
-    lastAppearance = ContiguousArray(repeating: 0, count: ScreenKind.allCases.count)
-  }
+  public init() {}
 
   /// Forgets every event (a new run of events), keeping the storage.
   public mutating func reset() {
@@ -74,7 +72,7 @@ public struct PolicyEventDigest: Sendable {
     lastBreak = 0
     lastScreen = 0
     lastScene = 0
-    for index in lastAppearance.indices { lastAppearance[index] = 0 }
+    lastAppearance = _KindMarks()
     currentKind = nil
     sceneActive = false
   }
@@ -104,6 +102,30 @@ public struct PolicyEventDigest: Sendable {
       sceneActive = false
     case .delivered, .displaySucceeded, .displayFailed, .timerFired:
       break
+    }
+  }
+}
+
+/// One number per screen kind (``ScreenKind/index``), stored inline: the digest records a
+/// screen's appearance on every screen event of every group, and an array there costs a
+/// uniqueness check and a bounds check per event (``PolicyEventDigest/record(_:)``).
+struct _KindMarks: Sendable {
+  private var marks: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+    (0, 0, 0, 0, 0, 0, 0, 0)
+
+  /// The kinds' indices, `0 ..< ScreenKind.allCases.count`.
+  var indices: Range<Int> { 0..<8 }
+
+  subscript(index: Int) -> UInt64 {
+    get {
+      precondition(indices.contains(index), "A screen kind's index is 0 to 7")
+      return withUnsafeBytes(of: marks) { $0.load(fromByteOffset: index * 8, as: UInt64.self) }
+    }
+    set {
+      precondition(indices.contains(index), "A screen kind's index is 0 to 7")
+      withUnsafeMutableBytes(of: &marks) {
+        $0.storeBytes(of: newValue, toByteOffset: index * 8, as: UInt64.self)
+      }
     }
   }
 }
