@@ -79,6 +79,23 @@ struct BranchGroupOracleTests {
     #expect(trunk.branches == trunk.forked)
   }
 
+  /// Policies whose answers differ only in their timers stay in one group: each member keeps
+  /// its own timer, heard by it alone. Ceilings far past the horizon ask for timers at
+  /// different times that never fire, so these never part (with one timer for the group they
+  /// parted at the first delivery), and each still takes its own run's tallies.
+  @Test func policiesThatDifferOnlyInTheirTimersNeverPart() throws {
+    let scenario = try Self.defaultScenario()
+    let base = Self.preset("screen-gate-ceiling")
+    let policies = [1_000.0, 2_000, 3_000].enumerated().map { index, factor in
+      var changed = base
+      changed.name = "far-ceilings-\(index)"
+      changed.configuration.ceilings = base.configuration.ceilings.mapValues { $0 * factor }
+      return changed
+    }
+    let trunk = try Self.expectSame(scenario, policies: policies, users: 60)
+    #expect(trunk.branches == trunk.forked)
+  }
+
   /// Policies that part at different moments: at the first delivery (one displays, one
   /// holds), only when a ceiling's timer is asked for (ceilings differing), only at a second
   /// sheet in a break (`sheetsPerBreak` 1 against none), and only after a cold launch (a late

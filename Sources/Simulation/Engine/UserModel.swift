@@ -21,7 +21,9 @@ struct _Event: Sendable {
     case displayResult
     /// The sheet on screen is dismissed.
     case sheetEnd
-    /// The timer the policy asked for fires (stale unless `epoch` is the timer's).
+    /// The timer the policy asked for fires (stale unless `epoch` is the timer's). In a group
+    /// of policies (``UserSimulator/runGroups(fork:tallies:)``) each member has its own timer,
+    /// and `index` is the member's policy.
     case policyTimer
   }
 
@@ -102,6 +104,8 @@ struct _World: Sendable {
   var churned = false
   var foregroundEpoch: UInt32 = 0
   var screenEpoch: UInt32 = 0
+  /// The live policy timer's epoch; in a group of policies, the count from which each
+  /// member's timer takes a new epoch (``UserSimulator/setMemberTimer(_:_:)``).
   var timerEpoch: UInt32 = 0
   var currentScreen = noScreen
   /// The current screen's place in the session: 1 for the first after the splash (or the one

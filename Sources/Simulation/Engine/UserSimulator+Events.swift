@@ -35,8 +35,7 @@ extension UserSimulator {
     case .sheetEnd:
       endSheet(tally: &tally, H.self)
     case .policyTimer:
-      guard event.epoch == world.timerEpoch else { return false }
-      tell(.timerFired, tally: &tally, H.self)
+      return H.timerFired(event, in: &self, tally: &tally)
     }
     return true
   }

@@ -27,6 +27,37 @@ protocol _Hearing {
   /// Whether the world stops before handling an event that delivers a message
   /// (``UserSimulator/deliversMessage(_:)``) and returns it: where a shared trunk forks.
   static var stopsBeforeDelivery: Bool { get }
+
+  /// Carries out the timer of the answer ``tell(_:in:tally:)`` got from the lane in
+  /// ``UserSimulator/lane``. The world keeps one timer (``UserSimulator/setTimer(_:)``); a
+  /// group keeps one per member.
+  static func setTimer<Sink: SimulationSink>(
+    _ timer: _PolicyEffect.Timer, in simulator: inout UserSimulator<Sink>)
+
+  /// A policy timer `event` (``_Event/Kind/policyTimer``) reached its time: tells whoever
+  /// asked for it, if it is still live. Returns whether it counts as an event of the tally
+  /// being simulated (a group counts a member's timers for that member alone).
+  static func timerFired<Sink: SimulationSink>(
+    _ event: _Event, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) -> Bool
+}
+
+/// One timer for the life being simulated: the world's (``_World/timerEpoch``).
+extension _Hearing {
+  @inline(__always)
+  static func setTimer<Sink: SimulationSink>(
+    _ timer: _PolicyEffect.Timer, in simulator: inout UserSimulator<Sink>
+  ) {
+    simulator.setTimer(timer)
+  }
+
+  static func timerFired<Sink: SimulationSink>(
+    _ event: _Event, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) -> Bool {
+    guard event.epoch == simulator.world.timerEpoch else { return false }
+    simulator.tell(.timerFired, tally: &tally, Self.self)
+    return true
+  }
 }
 
 /// The world's side of hearing: where it tells, records, and what a policy's answer may do.

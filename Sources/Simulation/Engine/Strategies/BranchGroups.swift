@@ -44,6 +44,17 @@ struct _BranchGroups {
   /// event of a kind outside it is heeded by no member, so every answer is the unasked one
   /// and nobody parts: ``UserSimulator/tellGroup(_:tally:_:)`` then asks nobody.
   var anyHeeds: PolicyEventKinds = .all
+  /// Indexed by policy: the epoch of the member's live timer (0: none). A timer is the
+  /// policy's, not the world's: members whose answers differ only in their timers stay in
+  /// one group, each with its own timer event (``UserSimulator/setMemberTimer(_:_:)``), which
+  /// only that member hears (``UserSimulator/tellGroupTimer(_:tally:)``).
+  var timerEpoch: [UInt32] = []
+  /// Indexed by policy: the timer a member answered with while an event is told, carried
+  /// out after the group's displays (as its own life sets its timer after its displays).
+  var timers: [_PolicyEffect.Timer] = []
+  /// Indexed by policy: the member's timer events in this group's life, which count as
+  /// events for that member only (added to its tally in ``UserSimulator/finishGroup``).
+  var timerEvents: [Int] = []
 
   init(screenCount: Int) {
     empty = Tally(screenCount: screenCount)
@@ -79,11 +90,39 @@ enum _GroupHearing: _Hearing {
   }
 
   static var stopsBeforeDelivery: Bool { false }
+
+  /// A group of one sets its member's own timer (a larger group sets each member's in
+  /// ``UserSimulator/tellGroup(_:tally:_:)``).
+  static func setTimer<Sink: SimulationSink>(
+    _ timer: _PolicyEffect.Timer, in simulator: inout UserSimulator<Sink>
+  ) {
+    simulator.setMemberTimer(simulator.groups.members[0], timer)
+  }
+
+  /// A member's timer: live while it is the member's last (a member that left the group has
+  /// none); heard by that member alone, and counted as its event alone.
+  static func timerFired<Sink: SimulationSink>(
+    _ event: _Event, in simulator: inout UserSimulator<Sink>, tally: inout Tally
+  ) -> Bool {
+    let owner = Int(event.index)
+    guard event.epoch != 0, simulator.groups.timerEpoch[owner] == event.epoch else {
+      return false
+    }
+    simulator.groups.timerEpoch[owner] = 0
+    simulator.groups.timerEvents[owner] += 1
+    if simulator.groups.members.count > 1 {
+      simulator.tellGroupTimer(owner, tally: &tally)
+    } else {
+      simulator.tellSoleMember(.timerFired, tally: &tally, _GroupHearing.self)
+    }
+    return false
+  }
 }
 
 /// A forked user's branches, shared lazily: policies stay in one group, whose world is
 /// simulated once, while every member answers every event with the same effect on the world
-/// (``_PolicyEffect``: the same display attempts and the same timer). Each member's lane hears
+/// (``_PolicyEffect``: the same display attempts; each member keeps its own timer, an event only
+/// it hears, so answers that differ only in their timers do not part). Each member's lane hears
 /// every event, with its own policy stream (``_Trunk/policySlot(_:)``, as in its own branch). At the
 /// first event where a member answers differently from the group's first member, the member
 /// leaves the group: the group goes on with the first member's answer, and the members that
@@ -114,6 +153,9 @@ extension UserSimulator {
     if groups.heeds.count != count {
       groups.heeds = Array(repeating: .all, count: count)
       groups.heard = Array(repeating: 0, count: count)
+      groups.timerEpoch = Array(repeating: 0, count: count)
+      groups.timers = Array(repeating: .cancel, count: count)
+      groups.timerEvents = Array(repeating: 0, count: count)
     }
     // The first group's lognormal and alias-table draws are kept, and the groups after it,
     // restarting from the same fork, take them while they draw the same (``_DrawTape``: exact,
@@ -144,6 +186,11 @@ extension UserSimulator {
       groups.digest.reset()
       groups.members = group
       groups.anyHeeds = anyHeeds
+      // No timer yet: the fork's queue holds none (the trunk asks for none).
+      for policy in 0..<count {
+        groups.timerEpoch[policy] = 0
+        groups.timerEvents[policy] = 0
+      }
       if group.count == 1 { swap(&lane, &branchLanes[group[0]]) }
       // What the group's life adds to a tally, apart from the durations.
       var tally = groups.empty
@@ -151,7 +198,7 @@ extension UserSimulator {
       var budget = trunk.budget
       let before = segmentSnapshot(tally)
       _ = simulate(from: fork, tally: &tally, budget: &budget, _GroupHearing.self)
-      trunk.statistics.branchEvents += tally.events
+      trunk.statistics.branchEvents += tally.events + groups.timerEvents.reduce(0, +)
       if budgetExceeded != nil { return false }
       finishGroup(&tally, since: before, tallies: &tallies)
     }
@@ -173,6 +220,7 @@ extension UserSimulator {
     for (rank, policy) in groups.members.enumerated() {
       if rank == 1 { tally.variates = VariateCounts() }
       tallies[policy].merge(tally)
+      tallies[policy].events += groups.timerEvents[policy]
       for duration in groups.durations {
         let lane = Int(duration.lane)
         if duration.histogram == 0 {
@@ -191,19 +239,20 @@ extension UserSimulator {
 
   /// ``tell(_:tally:)`` for a group: every member's lane that heeds the event answers (one that
   /// does not answers no display and no timer unasked, and is caught up from the group's
-  /// ``_BranchGroups/digest`` when next asked); members whose answer differs from the first
-  /// member's leave the group (to be simulated again from the fork); the first member's answer
-  /// is carried out. A group left with one member goes on as a plain branch.
+  /// ``_BranchGroups/digest`` when next asked); members whose displays differ from the first
+  /// member's leave the group (to be simulated again from the fork); the first member's
+  /// displays are carried out, then each member's own timer is set. A group left with one
+  /// member goes on as a plain branch.
   mutating func tellGroup<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
     // Only a launch draws from a policy stream (a late listener's delay).
     let draws: Bool
     if case .processLaunched = event { draws = true } else { draws = false }
     let kind = PolicyEventKinds(event)
-    // No member heeds it: every member answers unasked (no display, the timer cancelled), all
-    // alike, and is caught up from the digest when next asked.
+    // No member heeds it: every member answers unasked (no display; no timer, and it had
+    // none: an idle coordinator's last answer cancelled it), all alike, and is caught up from
+    // the digest when next asked.
     guard groups.anyHeeds.contains(kind) else {
       groups.digest.record(event)
-      setTimer(.cancel)
       return
     }
     let generator = policyStream.generator
@@ -213,7 +262,7 @@ extension UserSimulator {
     var kept = 0
     var parted = false
     var anyHeeds: PolicyEventKinds = []
-    // Whether the first member was not asked: its answer is then no display and no timer.
+    // Whether the first member was not asked: its answer is then no display.
     var leadUnasked = false
     for rank in groups.members.indices {
       let policy = groups.members[rank]
@@ -229,6 +278,10 @@ extension UserSimulator {
           effect: &memberEffect, heeds: &groups.heeds[policy])
         trunk.bank.swapOut(generator, to: workSlot(policy), when: draws)
         groups.heard[policy] = mark
+        groups.timers[policy] = memberEffect.timer
+      } else {
+        assert(groups.timerEpoch[policy] == 0, "An unasked member has a timer")
+        groups.timers[policy] = .keep
       }
       let alike: Bool
       if rank == 0 {
@@ -236,9 +289,11 @@ extension UserSimulator {
         if !unasked { swap(&leadEffect, &memberEffect) }
         alike = true
       } else if unasked {
-        alike = leadUnasked || leadEffect.isUnasked
+        alike = leadUnasked || leadEffect.displays.isEmpty
       } else {
-        alike = leadUnasked ? memberEffect.isUnasked : memberEffect == leadEffect
+        alike =
+          leadUnasked
+          ? memberEffect.displays.isEmpty : memberEffect.displays == leadEffect.displays
       }
       if alike {
         groups.members[kept] = policy
@@ -248,37 +303,100 @@ extension UserSimulator {
         if !parted { groups.pending.append([]) }
         parted = true
         groups.pending[groups.pending.count - 1].append(policy)
+        groups.timerEpoch[policy] = 0
       }
     }
     groups.digest.record(event)
     groups.anyHeeds = anyHeeds
     if parted { groups.members.removeLast(groups.members.count - kept) }
-    if kept == 1 {
-      let policy = groups.members[0]
-      if groups.heard[policy] != groups.digest.count {
-        branchLanes[policy].catchUp(with: groups.digest, since: groups.heard[policy])
+    if kept == 1 { becomeSole() }
+    if !leadUnasked {
+      for request in leadEffect.displays {
+        attemptDisplay(request, tally: &tally, H.self)
       }
-      swap(&lane, &branchLanes[policy])
-      trunk.bank.restore(generator, from: workSlot(policy))
     }
-    if leadUnasked {
-      setTimer(.cancel)
+    // After the displays, as each member's own life sets its timer.
+    for policy in groups.members {
+      setMemberTimer(policy, groups.timers[policy])
+    }
+  }
+
+  /// A member's timer fired in a group of more than one: only that member hears it (the
+  /// others' lives have no such event). Without a display the group stays whole; with one, the
+  /// group goes on with its first member: the owner leaves it, or, when the owner is the first
+  /// member, every other member does.
+  mutating func tellGroupTimer(_ owner: Int, tally: inout Tally) {
+    let event = PolicyEvent.timerFired
+    if groups.heard[owner] != groups.digest.count {
+      branchLanes[owner].catchUp(with: groups.digest, since: groups.heard[owner])
+    }
+    // A timer draws nothing from the policy stream (only a launch does): no swap.
+    Self.answer(
+      event, at: world.now, lane: &branchLanes[owner], stream: &policyStream, actions: &actions,
+      effect: &memberEffect, heeds: &groups.heeds[owner])
+    groups.digest.record(event)
+    groups.heard[owner] = groups.digest.count
+    guard !memberEffect.displays.isEmpty else {
+      groups.anyHeeds.formUnion(groups.heeds[owner])
+      setMemberTimer(owner, memberEffect.timer)
       return
     }
-    for request in leadEffect.displays {
-      attemptDisplay(request, tally: &tally, H.self)
+    let leads = groups.members[0] == owner
+    if leads {
+      groups.pending.append(Array(groups.members.dropFirst()))
+      for policy in groups.members.dropFirst() { groups.timerEpoch[policy] = 0 }
+      groups.members.removeLast(groups.members.count - 1)
+    } else {
+      groups.pending.append([owner])
+      groups.members.removeAll { $0 == owner }
     }
-    setTimer(leadEffect.timer)
+    groups.anyHeeds = groups.members.reduce(into: []) { $0.formUnion(groups.heeds[$1]) }
+    if groups.members.count == 1 { becomeSole() }
+    guard leads else { return }
+    swap(&leadEffect, &memberEffect)
+    for request in leadEffect.displays {
+      attemptDisplay(request, tally: &tally, _GroupHearing.self)
+    }
+    setMemberTimer(owner, leadEffect.timer)
+  }
+
+  /// The group is down to one member: its lane moves to ``lane`` (caught up) and its stream to
+  /// the policy stream, and it hears as a plain branch from now on.
+  mutating func becomeSole() {
+    let policy = groups.members[0]
+    if groups.heard[policy] != groups.digest.count {
+      branchLanes[policy].catchUp(with: groups.digest, since: groups.heard[policy])
+    }
+    swap(&lane, &branchLanes[policy])
+    trunk.bank.restore(policyStream.generator, from: workSlot(policy))
+  }
+
+  /// Carries out member `policy`'s timer answer: a wake is an event of its own, with an epoch
+  /// no other timer has (from the world's count) and the policy as its index.
+  mutating func setMemberTimer(_ policy: Int, _ timer: _PolicyEffect.Timer) {
+    switch timer {
+    case .keep:
+      break
+    case .cancel:
+      groups.timerEpoch[policy] = 0
+    case .wake(let time):
+      world.timerEpoch &+= 1
+      groups.timerEpoch[policy] = world.timerEpoch
+      world.queue.push(
+        time: time,
+        payload: _Event(kind: .policyTimer, epoch: world.timerEpoch, index: Int32(policy)))
+    }
   }
 
   /// ``tell(_:tally:)`` for a group of one (its lane in ``lane``): a plain branch, except that an
-  /// event the lane does not heed is not told (its answer: no display, the timer cancelled),
-  /// and the lane is caught up from the group's digest when next told.
+  /// event the lane does not heed is not told (its answer: no display, and no timer, which it
+  /// had none of), its timer is its own (``_GroupHearing/setTimer(_:in:)``), and the lane is
+  /// caught up from the group's digest when next told.
   mutating func tellSoleMember<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
     let policy = groups.members[0]
     guard groups.heeds[policy].contains(PolicyEventKinds(event)) else {
+      assert(groups.timerEpoch[policy] == 0, "An unasked member has a timer")
       groups.digest.record(event)
-      setTimer(.cancel)
       return
     }
     if groups.heard[policy] != groups.digest.count {

@@ -70,7 +70,7 @@ extension UserSimulator {
       attemptDisplay(request, tally: &tally, H.self)
     }
     // No wake cancels any earlier timer.
-    setTimer(actions.wakeAt.map { .wake(max($0, world.now)) } ?? .cancel)
+    H.setTimer(actions.wakeAt.map { .wake(max($0, world.now)) } ?? .cancel, in: &self)
   }
 
   /// With a listener that attaches late (``PolicyConfiguration/listenerDelay``): a cold launch
