@@ -6,8 +6,8 @@ extension Coordinator {
   /// when it remembers opens, a scene activation. Every other event, to an idle coordinator,
   /// answers no display and no timer and changes only what ``PolicyEventDigest`` derives from
   /// the events (screen, scene, gate, break), which ``catchUp(with:since:)`` brings up to date.
-  /// Otherwise every event.
-  public var heeds: PolicyEventKinds {
+  /// Otherwise every event. Kept in ``heeds`` after every event (``handle(_:at:into:)``).
+  var currentHeeds: PolicyEventKinds {
     guard store.count == 0, batch == nil else { return .all }
     var kinds: PolicyEventKinds = [.delivered, .displaySucceeded, .displayFailed]
     if opens.capacity > 0 { kinds.insert(.sceneActivated) }

@@ -121,6 +121,11 @@ public struct Coordinator: Sendable {
   /// Counts the changes to ``firstSeen`` and ``opens`` (the store counts its own): a
   /// ``schedule`` read them.
   var memoryVersion: UInt64 = 0
+  /// Which events this coordinator must hear now (``PolicyListener/heeds``;
+  /// ``currentHeeds`` says which): stored, because a simulator asks after every answer of every
+  /// policy, and a computed property of this large value, called from another module, is
+  /// called on a copy of it.
+  public private(set) var heeds: PolicyEventKinds = .all
 
   /// Whether anything can ever be due (ceilings, a deadline margin, retries): when not, no
   /// timer is ever needed and ``nextWake(after:)`` returns at once.
@@ -182,6 +187,7 @@ public struct Coordinator: Sendable {
     self.store = _PendingStore(ordering: configuration.ordering)
     self.canPresent = configuration.gateAtLaunch
     self.opens = _OpenHistory(capacity: configuration.urgentConsent?.rememberedOpens ?? 0)
+    heeds = currentHeeds
   }
 
   /// Messages queued now, in the order the policy would consider them.
@@ -326,6 +332,7 @@ public struct Coordinator: Sendable {
       flush(at: now, trigger: .timer, into: &actions)
     }
     if mayNeedTimer { actions.wakeAt = wakeTime(after: now) }
+    heeds = currentHeeds
   }
 
   var initialRetryDelay: Double { configuration.retryBackoff?.initial ?? .infinity }

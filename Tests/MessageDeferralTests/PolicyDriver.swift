@@ -162,6 +162,11 @@ struct PolicyDriver {
     } else if !actions.displays.isEmpty || actions.wakeAt != nil {
       problem("\(event), not heeded, answered \(Answer(actions))")
     }
+    if coordinator.heeds != coordinator.currentHeeds {
+      problem(
+        "after \(event): heeds \(coordinator.heeds.rawValue), its state says "
+          + "\(coordinator.currentHeeds.rawValue)")
+    }
     digest.record(event)
     var probe = inattentive
     probe.catchUp(with: digest, since: heardMark)

@@ -175,7 +175,11 @@ struct _World: Sendable {
 struct _PolicyLane: Sendable {
   var coordinator: Coordinator
   /// The policy's ``PolicyConfiguration/listenerDelay``; `nil` when always zero (no draw).
-  var listenerDelay: Sampler?
+  /// Read only at a launch (``route(_:at:stream:)``): a sampler is a large value, and reading
+  /// the optional copies it whole.
+  let listenerDelay: Sampler?
+  /// Whether ``listenerDelay`` is set: what the paths taken at every event test.
+  let hasListenerDelay: Bool
   /// When this process's listener exists; what is delivered before goes to `storeKitDefault`.
   var listenerReadyAt = 0.0
   /// StoreKit showing what it delivered before the listener existed (`storekit-auto`).
@@ -188,30 +192,34 @@ struct _PolicyLane: Sendable {
     listenerDelay =
       configuration.listenerDelay.isZero
       ? nil : Sampler(DistributionSpec(configuration.listenerDelay))
+    hasListenerDelay = listenerDelay != nil
     storeKitDefault = Coordinator(
       configuration: PolicyCatalog.Preset.storeKitAuto.configuration.withOwnStorage())
   }
 
   /// What the lane must hear now (``PolicyListener/heeds``): its coordinator's, unless a late
   /// listener routes events between two coordinators (then everything).
-  var heeds: PolicyEventKinds { listenerDelay == nil ? coordinator.heeds : .all }
+  var heeds: PolicyEventKinds { hasListenerDelay ? .all : coordinator.heeds }
 
   /// Brings the coordinator up to date after events it was not told (``heeds``).
   mutating func catchUp(with digest: PolicyEventDigest, since mark: UInt64) {
     coordinator.catchUp(with: digest, since: mark)
   }
 
-  /// With a late listener (``listenerDelay`` set): where `event` goes at `now`. A cold launch
+  /// With a late listener (``hasListenerDelay``): where `event` goes at `now`. A cold launch
   /// draws when the listener will exist (from `stream`); a message delivered before then, and
   /// the results of its displays, go to StoreKit's own handling instead of the policy; the
   /// launch, termination and scene changes go to both. The one routing rule of a branch
   /// (``UserSimulator/routeBeforeListener(_:tally:)``), a group (``UserSimulator/answer``) and
   /// the lanes' catch-up at a fork (``UserSimulator/replay``).
   mutating func route(
-    _ event: PolicyEvent, at now: Double, delay: Sampler, stream: inout RandomStream
+    _ event: PolicyEvent, at now: Double, stream: inout RandomStream
   ) -> (toStoreKit: Bool, policySkips: Bool) {
     switch event {
     case .processLaunched:
+      guard let delay = listenerDelay else {
+        preconditionFailure("A lane without a late listener routes nothing")
+      }
       listenerReadyAt = now + delay.draw(&stream, at: now)
       return (true, false)
     case .processTerminated, .sceneActivated, .sceneDeactivated:

@@ -421,8 +421,8 @@ extension UserSimulator {
   ) {
     defer { heeds = lane.heeds }
     if !effect.displays.isEmpty { effect.displays.removeAll(keepingCapacity: true) }
-    if let delay = lane.listenerDelay {
-      let (toStoreKit, policySkips) = lane.route(event, at: now, delay: delay, stream: &stream)
+    if lane.hasListenerDelay {
+      let (toStoreKit, policySkips) = lane.route(event, at: now, stream: &stream)
       if toStoreKit {
         lane.storeKitDefault.handle(event, at: now, into: &actions)
         // `effect.displays` is empty here: take the buffer rather than copy it.

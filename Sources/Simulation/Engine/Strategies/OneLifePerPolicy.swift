@@ -63,7 +63,7 @@ extension UserSimulator {
   /// display attempts (whose results come back through the event queue, at the same time,
   /// after what is already queued for it) and its timer.
   mutating func tellLane<H: _Hearing>(_ event: PolicyEvent, tally: inout Tally, _: H.Type) {
-    if lane.listenerDelay != nil, routeBeforeListener(event, tally: &tally, H.self) { return }
+    if lane.hasListenerDelay, routeBeforeListener(event, tally: &tally, H.self) { return }
     lane.coordinator.handle(event, at: world.now, into: &actions)
     traceDecision()
     for request in actions.displays {
@@ -80,9 +80,8 @@ extension UserSimulator {
   mutating func routeBeforeListener<H: _Hearing>(
     _ event: PolicyEvent, tally: inout Tally, _: H.Type
   ) -> Bool {
-    guard let delay = lane.listenerDelay else { return false }
-    let (toStoreKit, policySkips) = lane.route(
-      event, at: world.now, delay: delay, stream: &policyStream)
+    guard lane.hasListenerDelay else { return false }
+    let (toStoreKit, policySkips) = lane.route(event, at: world.now, stream: &policyStream)
     guard toStoreKit else { return false }
     // StoreKit's default asks for no timer; the policy's timer is left as it is.
     lane.storeKitDefault.handle(event, at: world.now, into: &actions)

@@ -276,12 +276,12 @@ extension UserSimulator {
       lane.catchUp(with: digest, since: mark)
       return
     }
-    if let delay = lane.listenerDelay {
+    if lane.hasListenerDelay {
       let start = firstHeard(by: lane.storeKitDefault, lastReset: lastReset)
       for index in log.indices {
         let (event, time) = log[index]
         // The branch's and the group's routing rule (a launch draws, whatever `start`).
-        let (toStoreKit, _) = lane.route(event, at: time, delay: delay, stream: &stream)
+        let (toStoreKit, _) = lane.route(event, at: time, stream: &stream)
         guard toStoreKit, index >= start else { continue }
         lane.storeKitDefault.handle(event, at: time, into: &actions)
         precondition(actions.displays.isEmpty, "StoreKit displayed before any delivery")
