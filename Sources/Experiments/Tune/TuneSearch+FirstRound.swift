@@ -23,10 +23,11 @@ import Simulation
 /// policies on 500 users × 4), the halving ranks ties by number, and the grid's order would
 /// hand on the first-listed values of the first knobs whenever a tie straddles a cut.
 ///
-/// Why it is not the default: on the bundled tune it did not beat random search more often
-/// than the Latin hypercube at about five times the user lives (docs/benchmarks.md, "Tune
-/// against random search"): there the best settings form a class whose members differ by less
-/// than 1 USD per 1,000 users, far inside δ, and both searches find the class.
+/// Why it is not the default: on the bundled tune it beat random search on 13 of 20 seeds
+/// against the Latin hypercube's 15 at the benchmark's size (5 times the user lives), 15
+/// against 14 at the file's (2.4 times) (docs/benchmarks.md, "Tune against random search"):
+/// there the best settings form a class whose members differ by less than 1 USD per 1,000
+/// users, far inside δ, and both searches find the class.
 ///
 /// What does not hold: settings that act alike are not merged (settings tied on a round's
 /// users may differ on more: measured, 7 wins of 20 against random search with the merge,
