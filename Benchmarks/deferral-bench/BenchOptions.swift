@@ -7,13 +7,16 @@ struct BenchOptions {
   /// The tune section's problem size: `small` (``TuneBench/sized(_:)``) or `file` (the bundled
   /// tune's own sizes, as a user runs it).
   var tuneSize = "small"
+  /// The tuner's first round (`search.first_round`): `latin_hypercube` (the file's default) or
+  /// `every_setting`.
+  var tuneFirstRound = "latin_hypercube"
 
   static let allSections: Set<String> = [
     "queue", "engine", "memory", "merge", "peer", "scale", "tune",
   ]
 
   static let usage = """
-    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE] [--tune-size small|file]
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE] [--tune-size small|file] [--tune-first-round latin_hypercube|every_setting]
 
     Measures, side by side in one run: PendingQueue against the article's Array queue; engine
     throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
@@ -50,6 +53,9 @@ struct BenchOptions {
       --tune-size  small (default: 16 candidates of 500 users x 4, selection on 1,000 users,
                    5 to 20 replications, three presets) or file (the bundled tune's own
                    sizes and presets, as a user runs it; several times longer)
+      --tune-first-round  the tuner's first round: latin_hypercube (default, the bundled
+                   file's) or every_setting (all 243 settings, halved on the first round's
+                   users until the candidates are left; about 5 times the user lives)
     """
 
   struct UsageError: Error { var message: String }
@@ -73,6 +79,13 @@ struct BenchOptions {
         tuneSize = try value("--tune-size")
         guard ["small", "file"].contains(tuneSize) else {
           throw UsageError(message: "--tune-size takes small or file, not '\(tuneSize)'")
+        }
+      case "--tune-first-round":
+        tuneFirstRound = try value("--tune-first-round")
+        guard ["latin_hypercube", "every_setting"].contains(tuneFirstRound) else {
+          throw UsageError(
+            message: "--tune-first-round takes latin_hypercube or every_setting, not "
+              + "'\(tuneFirstRound)'")
         }
       case "--only":
         let list = Set(try value("--only").split(separator: ",").map(String.init))

@@ -9,7 +9,8 @@ import Simulation
 ///
 /// The problem is the bundled tune (`scenarios/tunes/indie-subscription.json`: the default
 /// scenario, five knobs of the article's `screen-gate`) at a smaller size (``sized(_:)``). For each
-/// seed: the tune (Latin hypercube, successive halving, Kim and Nelson) counts its user lives
+/// seed: the tune (Latin hypercube, or every setting with `--tune-first-round every_setting`;
+/// successive halving, Kim and Nelson) counts its user lives
 /// T; random search (``TuneSearch/randomSearch(budget:users:replications:progress:)``) spends
 /// at most T on uniform candidates over the same knobs beside the same compared presets, each
 /// on the first round's users (and, apart, each on the selection's first-stage users:
@@ -193,14 +194,19 @@ extension BenchRun {
     }
     let plan = try TunePlan.load(contentsOf: TuneBench.tunePath)
     let count = options.quick ? 5 : 20
+    var base =
+      options.tuneSize == "file" ? TuneBench.asFile(plan.search) : TuneBench.sized(plan.search)
+    if let firstRound = TuneSearch.FirstRound(rawValue: options.tuneFirstRound) {
+      base.firstRound = firstRound
+    }
     let bench = TuneBench(
-      base: options.tuneSize == "file"
-        ? TuneBench.asFile(plan.search) : TuneBench.sized(plan.search),
+      base: base,
       seeds: (1...UInt64(count)).map { $0 },
       scoreUsers: 40_000, scoreReplications: 5)
     log(
       "tune: \(TuneBench.tunePath) at \(bench.base.candidates) candidates × "
-        + "\(bench.base.users) users × \(bench.base.replications), \(count) seeds, against "
+        + "\(bench.base.users) users × \(bench.base.replications), first round "
+        + "\(bench.base.firstRound.rawValue) (\(bench.base.firstRoundSize)), \(count) seeds, against "
         + "random search with the same user lives; scored on \(Self.short(bench.scoreUsers)) × "
         + "\(bench.scoreReplications) fresh users")
     let rows = try bench.run(log: log)

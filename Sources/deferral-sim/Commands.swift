@@ -132,7 +132,8 @@ enum Commands {
             output.out(
               "\(path): ok (tune of \(plan.search.knobs.count) "
                 + "knob\(plan.search.knobs.count == 1 ? "" : "s"), "
-                + "\(plan.search.candidates) candidates)")
+                + "\(plan.search.firstRoundSize) candidates"
+                + (plan.search.screensEverySetting ? ": every setting)" : ")"))
           } else {
             _ = try ScenarioLoader.load(contentsOf: path)
             output.out("\(path): ok")

@@ -156,7 +156,7 @@ enum TuneCommand {
     }
     try folder.commit()
     output.out(
-      "\(name): \(search.candidates) candidates over \(search.knobs.count) knob\(search.knobs.count == 1 ? "" : "s"), "
+      "\(name): \(search.firstRoundSize) candidates over \(search.knobs.count) knob\(search.knobs.count == 1 ? "" : "s"), "
         + (search.worlds.isEmpty
           ? ""
           : "in \(search.worlds.count) worlds (\(search.acrossWorlds.rawValue)), ")

@@ -47,6 +47,44 @@ struct TunePlanTests {
     #expect((search.selection.alpha, search.selection.delta) == (0.1, 5))
     #expect(search.selection.initialReplications == 10 && search.seed == 3)
     #expect(try search.candidatePolicies().count == 8)
+    // The default first round: the Latin hypercube.
+    #expect(search.firstRound == .latinHypercube && !search.screensEverySetting)
+  }
+
+  /// `search.first_round`: read by name, `latin_hypercube` by default; a value not among the
+  /// two, and `every_setting` over a continuous knob or more than 512 settings, refused at its
+  /// path.
+  @Test func theFirstRoundIsReadAndChecked() throws {
+    func tune(_ knobs: String, _ firstRound: String?) -> String {
+      #"{"base": "screen-gate", "knobs": {\#(knobs)}"#
+        + (firstRound.map { #", "search": {"first_round": \#($0)}"# } ?? "") + "}"
+    }
+    let gate = #""gate.home": {"choices": ["open", "closed"]}"#
+    let discrete = gate + #", "sheets_per_break": {"integer": [1, 3]}"#
+    let plain = try TunePlan.load(source: tune(discrete, nil), file: "tune.json").search
+    #expect(plain.firstRound == .latinHypercube && plain.firstRoundSize == 24)
+    for name in ["latin_hypercube", "every_setting"] {
+      let read = try TunePlan.load(source: tune(discrete, "\"\(name)\""), file: "tune.json")
+      #expect(read.search.firstRound.rawValue == name)
+      #expect(read.search.screensEverySetting == (name == "every_setting"))
+      #expect(read.search.firstRoundSize == (name == "every_setting" ? 6 : 24))
+    }
+    for bad in [#""auto""#, "3"] {
+      let found = problems(tune(discrete, bad))
+      #expect(found.map(\.path) == ["$.search.first_round"])
+      #expect(found.first?.message.contains("latin_hypercube, every_setting") == true)
+    }
+    let continuous = problems(
+      tune(gate + #", "urgent_consent.return_factor": {"number": [1, 6]}"#, #""every_setting""#))
+    #expect(continuous.map(\.path) == ["$.search.first_round"])
+    #expect(continuous.first?.message.contains("urgent_consent.return_factor") == true)
+    let wide = problems(
+      tune(gate + #", "sheets_per_break": {"integer": [1, 300]}"#, #""every_setting""#))
+    #expect(wide.map(\.path) == ["$.search.first_round"])
+    #expect(wide.first?.message.contains("512") == true)
+    // The key is named among the search's keys.
+    let unknown = problems(#"{"base": "screen-gate", "knobs": {\#(gate)}, "search": {"x": 1}}"#)
+    #expect(unknown.first?.message.contains("first_round") == true)
   }
 
   @Test func everyProblemIsNamedByItsPath() {

@@ -149,6 +149,25 @@ struct TuneStagesTests {
     #expect(chain.stages == rounds + selectionStages + 1, "\(chain.stages) stages")
   }
 
+  /// A first round of every setting (the fixture's 6, halved on the first round's users to
+  /// its 5 candidates, then as before, with its local steps): its rounds are the stages, and
+  /// the chain gives the tune run whole.
+  @Test func aChainOfEverySettingIsTheTuneRunWhole() throws {
+    let source = Self.source.replacingOccurrences(
+      of: #""finalists": 2,"#, with: #""finalists": 2, "first_round": "every_setting","#)
+    let plan = try Self.plan(source)
+    #expect(plan.search.screensEverySetting && plan.search.firstRoundSize == 6)
+    let whole = try plan.search.run()
+    #expect(whole.evaluations.filter { $0.round == 0 }.count == 6)
+    #expect(
+      whole.evaluations.filter { $0.round == 1 && $0.localStep == nil }.map(\.users) == [
+        70, 70, 70, 70, 70,
+      ])
+    let verification = Self.text(try plan.search.verify(whole.best), plan.search)
+    let chain = try Self.chain(plan, shards: [2, 3], ahead: 3, folder: Self.folder())
+    Self.expectSame(chain, as: whole, verification: verification, search: plan.search)
+  }
+
   /// Across the worlds of a study, with a regret: each stage's run in every world.
   @Test func aChainAcrossWorldsIsTheTuneRunWhole() throws {
     let folder = Self.folder()

@@ -176,7 +176,9 @@ public struct TunePlan: Sendable {
       integerRanges: [
         "candidates": 1...512, "users": 1...1_000_000, "replications": 2...1000,
         "finalists": 1...64, "local_steps": 0...32,
-      ], problems: &problems)
+      ], textKeys: ["first_round"], problems: &problems)
+    let firstRound = readFirstRound(
+      value["search"]?["first_round"], knobs: knobs, problems: &problems)
     let selection = readObject(
       value["selection"], at: "$.selection",
       defaults: [
@@ -224,6 +226,7 @@ public struct TunePlan: Sendable {
         maximumReplications: Int(selection["max_replications"]!)),
       selectionUsers: Int(selection["users"]!), compare: compare, seed: seed)
     tune.localSteps = Int(search["local_steps"]!)
+    tune.firstRound = firstRound
     if let study {
       tune.worlds = study.worlds
       tune.acrossWorlds = study.across
@@ -413,10 +416,44 @@ public struct TunePlan: Sendable {
     return result
   }
 
-  /// An object of numbers with defaults; integer keys checked against their ranges.
+  /// `search.first_round` (default `latin_hypercube`): one of ``TuneSearch/FirstRound``;
+  /// `every_setting` needs discrete knobs and at most ``TuneSearch/maximumSettingsScreened``
+  /// settings.
+  static func readFirstRound(
+    _ value: ConfigValue?, knobs: [TuneKnob], problems: inout [ScenarioErrors.Problem]
+  ) -> TuneSearch.FirstRound {
+    guard let value else { return .latinHypercube }
+    let at = "$.search.first_round"
+    let names = TuneSearch.FirstRound.allCases.map(\.rawValue).joined(separator: ", ")
+    guard case .string(let text) = value, let read = TuneSearch.FirstRound(rawValue: text) else {
+      problems.append(.init(path: at, message: "must be one of \(names)"))
+      return .latinHypercube
+    }
+    if read == .everySetting, !knobs.isEmpty, TuneSearch.settingsCount(of: knobs) == nil {
+      let limit = TuneSearch.maximumSettingsScreened
+      if let continuous = knobs.first(where: { $0.levels == nil }) {
+        problems.append(
+          .init(
+            path: at,
+            message: "every_setting needs every knob discrete (choices or integer); "
+              + "'\(continuous.name)' is continuous: use latin_hypercube"))
+      } else {
+        problems.append(
+          .init(
+            path: at,
+            message: "every_setting screens at most \(limit) settings and these knobs have "
+              + "more: narrow them, or use latin_hypercube (a Latin hypercube of 'candidates')"))
+      }
+    }
+    return read
+  }
+
+  /// An object of numbers with defaults; integer keys checked against their ranges. Keys in
+  /// `textKeys` are left to the caller (they are not numbers) and named among the keys.
   static func readObject(
     _ value: ConfigValue?, at path: String, defaults: [String: Double],
-    integerRanges: [String: ClosedRange<Int>], problems: inout [ScenarioErrors.Problem]
+    integerRanges: [String: ClosedRange<Int>], textKeys: Set<String> = [],
+    problems: inout [ScenarioErrors.Problem]
   ) -> [String: Double] {
     var result = defaults
     guard let value else { return result }
@@ -424,14 +461,14 @@ public struct TunePlan: Sendable {
       problems.append(.init(path: path, message: "must be an object"))
       return result
     }
-    for member in members {
+    for member in members where !textKeys.contains(member.key) {
       let at = "\(path).\(member.key)"
       guard defaults[member.key] != nil else {
         problems.append(
           .init(
             path: at,
-            message: "unknown key; the keys are " + defaults.keys.sorted().joined(separator: ", ")
-          ))
+            message: "unknown key; the keys are "
+              + (Array(defaults.keys) + textKeys).sorted().joined(separator: ", ")))
         continue
       }
       guard case .number(let number) = member.value, number.isFinite else {

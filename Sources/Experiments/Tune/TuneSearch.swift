@@ -63,10 +63,12 @@ public struct TuneConstraint: Sendable, Equatable {
   }
 }
 
-/// The search of `tune`: candidate settings of the knobs spread over their space (a Latin
-/// hypercube), evaluated together as the policies of one run on the same users (common
-/// random numbers: they share the trunk until they diverge), then successive halving (the
-/// better half kept, the users doubled, each round), then local steps from the best finalist
+/// The search of `tune`: candidate settings of the knobs (a Latin hypercube spread over their
+/// space, or every distinct setting of a small discrete one: ``FirstRound``), evaluated together
+/// as the policies of one run on the same users (common random numbers: they share the trunk
+/// until they diverge), then successive halving (the better half kept, the users doubled,
+/// each round; while more than `candidates` are left, new users of the first round's size),
+/// then local steps from the best finalist
 /// (its neighbours, one knob changed, on new users of the last round's size; the best setting
 /// found joins the finalists first), then ``IndifferenceZoneSelection`` among the finalists
 /// and the compared presets, which states its probability of correct selection.
@@ -85,10 +87,14 @@ public struct TuneSearch: Sendable {
   /// Maximized, or minimized when the metric is lower-is-better.
   public var objective: MetricID
   public var constraints: [TuneConstraint]
-  /// Candidates of the first round.
+  /// Candidates of the first round drawn by a Latin hypercube; after a first round of every
+  /// setting (``firstRound``), the halving keeps the users of the first round until this many
+  /// are left.
   public var candidates: Int
+  /// How the first round picks its settings (``FirstRound``; `search.first_round`).
+  public var firstRound: FirstRound = .latinHypercube
   /// Users per replication and replications of the first round; each later round doubles
-  /// the users.
+  /// the users once at most ``candidates`` are left (before, it keeps them).
   public var users: Int
   public var replications: Int
   /// Candidates handed to the selection stage (at least 1).
@@ -235,10 +241,12 @@ public struct TuneSearch: Sendable {
     try policies(at: candidatePoints(), namedBy: "tune")
   }
 
-  /// The first round's points of the unit cube (a Latin hypercube from the seed).
+  /// The first round's points of the unit cube: every distinct setting
+  /// (``screensEverySetting``), or a Latin hypercube from the seed.
   func candidatePoints() -> [[Double]] {
-    knobs.isEmpty
-      ? [[]] : RobustDesign.lhs.points(count: candidates, dimensions: knobs.count, seed: seed)
+    if knobs.isEmpty { return [[]] }
+    if screensEverySetting { return settingPoints() }
+    return RobustDesign.lhs.points(count: candidates, dimensions: knobs.count, seed: seed)
   }
 
   /// The policies at `points` of the unit cube (a coordinate per knob, in knob order), named
@@ -402,6 +410,7 @@ public struct TuneSearch: Sendable {
     var roundUsers = users
     var lastUsers = users
     var round = 0
+    var doublings = 0
     while true {
       lastUsers = roundUsers
       progress?(
@@ -429,12 +438,19 @@ public struct TuneSearch: Sendable {
         )
       }
       if alive.count <= finalists { alive = scored.map(\.candidate); break }
-      let keep = max(finalists, (alive.count + 1) / 2)
+      // Wider than `candidates` (a first round of every setting): the better half goes on, not
+      // fewer than `candidates`, on new users of the same size; from `candidates` on, the
+      // better half with twice the users.
+      let wide = alive.count > candidates
+      let keep = max(finalists, (alive.count + 1) / 2, wide ? candidates : 0)
       alive = scored.prefix(keep).map(\.candidate)
       let feasibleLeft = scored.prefix(keep).contains { $0.feasible }
       round += 1
-      roundUsers *= 2
-      if !feasibleLeft || round >= 8 { break }
+      if !wide {
+        roundUsers *= 2
+        doublings += 1
+      }
+      if !feasibleLeft || doublings >= 8 { break }
     }
     if localSteps > 0, let incumbent = alive.first {
       let found = try localSearch(

@@ -29,8 +29,9 @@ public struct TuneReportEvaluation: Sendable {
 
 extension HTMLReport {
   /// The page `tune` writes: the search's progress (every evaluation by stage, the best of
-  /// each stage joined), each knob's effect on the objective (the first round's candidates,
-  /// spread over the knobs by the Latin hypercube), and the verification on new users.
+  /// each stage joined), each knob's effect on the objective (the first round's candidates:
+  /// every setting, or a Latin hypercube spread over the knobs), and the verification on new
+  /// users.
   public static func renderTune(
     name: String, objective: String, unit: String, knobs: [String],
     evaluations: [TuneReportEvaluation], winner: String, statement: String,
@@ -60,7 +61,8 @@ extension HTMLReport {
           caption:
             "The first round's candidates: \(Chart.escape(knob)) against their mean "
             + "\(Chart.escape(objective)) (\(Chart.escape(unit))). The other knobs vary too "
-            + "(a Latin hypercube spreads every knob over its range), so a trend here is that "
+            + "(every setting once, or a Latin hypercube spreading every knob over its range), "
+            + "so a trend here is that "
             + "knob's effect on average over the others."))
     }
     var table = "<div class=\"table-wrap\"><table>\n<thead><tr><th scope=\"col\">Against</th>"
