@@ -2,7 +2,8 @@ import MessageDeferral
 
 /// What one policy does to the world in answer to one event: the displays it attempts, in
 /// order (StoreKit's own, before a late listener exists, first), and what becomes of its timer.
-/// Two policies whose answers are equal leave the simulated world in the same state.
+/// Two policies whose displays are equal leave the simulated world in the same state (a group
+/// keeps each member's timer apart, ``_BranchGroups/timerEpoch``).
 struct _PolicyEffect: Equatable {
   enum Timer: Equatable {
     /// The timer is left as it is (the event went to StoreKit's own handling only).
@@ -15,10 +16,6 @@ struct _PolicyEffect: Equatable {
 
   var displays: ContiguousArray<DisplayRequest> = []
   var timer = Timer.keep
-
-  /// The answer of a coordinator that was not asked (``PolicyListener/heeds``): no display,
-  /// and its timer cancelled.
-  var isUnasked: Bool { displays.isEmpty && timer == .cancel }
 }
 
 /// The branches of a forked user, simulated in groups (``UserSimulator/runGroups(fork:tallies:)``).
@@ -40,9 +37,10 @@ struct _BranchGroups {
   /// event it heard, and the ``digest``'s count then (its mark).
   var heeds: [PolicyEventKinds] = []
   var heard: [UInt64] = []
-  /// What some member heeds: the union of ``heeds`` over ``members``, as of the last event. An
-  /// event of a kind outside it is heeded by no member, so every answer is the unasked one
-  /// and nobody parts: ``UserSimulator/tellGroup(_:tally:_:)`` then asks nobody.
+  /// What some member heeds: the union of ``heeds`` over ``members`` as of the last event told
+  /// to the group (after a member's own timer, a superset of it). An event of a kind outside it
+  /// is heeded by no member, so every answer is the unasked one and nobody parts:
+  /// ``UserSimulator/tellGroup(_:tally:_:)`` then asks nobody.
   var anyHeeds: PolicyEventKinds = .all
   /// Indexed by policy: the epoch of the member's live timer (0: none). A timer is the
   /// policy's, not the world's: members whose answers differ only in their timers stay in
