@@ -44,4 +44,22 @@ extension Coordinator {
       canPresent = gateOpeningRules & (1 << UInt16(latestKind)) != 0
     }
   }
+
+  /// ``catchUp(with:since:)`` for a coordinator told no screen appearance at all: StoreKit's
+  /// own handling while a late listener routes events (a launch, a termination and scene
+  /// changes reach it, screens do not). Screens neither begin its breaks nor set its screen
+  /// kind or its gate: a launch or a termination resets them, a scene activation begins a
+  /// break.
+  public mutating func catchUpWithoutScreens(with digest: PolicyEventDigest, since mark: UInt64) {
+    guard digest.count > mark else { return }
+    if digest.lastReset > mark {
+      canPresent = configuration.gateAtLaunch
+      currentKind = nil
+    }
+    if digest.lastSceneBreak > mark {
+      shownThisBreak = 0
+      failedThisBreak = 0
+    }
+    if digest.lastScene > mark { sceneActive = digest.sceneActive }
+  }
 }

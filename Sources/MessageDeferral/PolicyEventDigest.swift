@@ -50,6 +50,9 @@ public struct PolicyEventDigest: Sendable {
   /// The number of the last event that began a break for the per-break allowance (a screen
   /// appearing, a scene activation, a launch or a termination).
   private(set) var lastBreak: UInt64 = 0
+  /// The same for a listener told no screen appearance (StoreKit's own handling while a late
+  /// listener routes events): the last scene activation, launch or termination.
+  private(set) var lastSceneBreak: UInt64 = 0
   /// The number of the last event that set the current screen kind (a screen, a launch, a
   /// termination).
   private(set) var lastScreen: UInt64 = 0
@@ -70,6 +73,7 @@ public struct PolicyEventDigest: Sendable {
     count = 0
     lastReset = 0
     lastBreak = 0
+    lastSceneBreak = 0
     lastScreen = 0
     lastScene = 0
     lastAppearance = _KindMarks()
@@ -84,6 +88,7 @@ public struct PolicyEventDigest: Sendable {
     case .processLaunched, .processTerminated:
       lastReset = count
       lastBreak = count
+      lastSceneBreak = count
       lastScreen = count
       lastScene = count
       currentKind = nil
@@ -95,6 +100,7 @@ public struct PolicyEventDigest: Sendable {
       currentKind = kind
     case .sceneActivated:
       lastBreak = count
+      lastSceneBreak = count
       lastScene = count
       sceneActive = true
     case .sceneDeactivated:

@@ -197,13 +197,22 @@ struct _PolicyLane: Sendable {
       configuration: PolicyCatalog.Preset.storeKitAuto.configuration.withOwnStorage())
   }
 
-  /// What the lane must hear now (``PolicyListener/heeds``): its coordinator's, unless a late
-  /// listener routes events between two coordinators (then everything).
-  var heeds: PolicyEventKinds { hasListenerDelay ? .all : coordinator.heeds }
+  /// What the lane must hear now (``PolicyListener/heeds``): its coordinator's; with a late
+  /// listener, what either coordinator heeds, and every launch (it draws when the listener
+  /// will exist, ``route(_:at:stream:)``). An event outside it reaches neither coordinator as
+  /// anything it heeds, wherever the routing would send it, and leaves the lane's own state
+  /// (``listenerReadyAt``) as it is.
+  var heeds: PolicyEventKinds {
+    guard hasListenerDelay else { return coordinator.heeds }
+    return coordinator.heeds.union(storeKitDefault.heeds).union(.processLaunched)
+  }
 
-  /// Brings the coordinator up to date after events it was not told (``heeds``).
+  /// Brings the coordinators up to date after events the lane was not told (``heeds``): the
+  /// policy's hears every kind of event the digest records; StoreKit's own handling, with a
+  /// late listener, hears no screen (``route(_:at:stream:)``).
   mutating func catchUp(with digest: PolicyEventDigest, since mark: UInt64) {
     coordinator.catchUp(with: digest, since: mark)
+    if hasListenerDelay { storeKitDefault.catchUpWithoutScreens(with: digest, since: mark) }
   }
 
   /// With a late listener (``hasListenerDelay``): where `event` goes at `now`. A cold launch
