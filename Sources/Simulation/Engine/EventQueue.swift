@@ -80,8 +80,10 @@ public struct EventQueue<Payload> {
     // Cannot overflow: 2^64 pushes would take centuries at any speed.
     nextSequence &+= 1
     entries.append(entry)
+    // The entry is passed on, not read back from the buffer: read back at once, in wider
+    // loads than the append's stores, it waited for them (store forwarding fails).
     entries.withUnsafeMutableBufferPointer { buffer in
-      Self._siftUp(buffer, from: buffer.count - 1)
+      Self._siftUp(buffer, placing: entry, from: buffer.count - 1)
     }
   }
 
@@ -135,11 +137,12 @@ extension EventQueue._Entry: Sendable where Payload: Sendable {}
 
 // The heap algorithms, on a buffer taken once per operation.
 extension EventQueue {
-  /// Moves the entry at `index` up until its parent precedes it.
+  /// Puts `entry` at the hole `index` and moves it up until its parent precedes it.
   @inlinable
-  internal static func _siftUp(_ buffer: UnsafeMutableBufferPointer<_Entry>, from index: Int) {
+  internal static func _siftUp(
+    _ buffer: UnsafeMutableBufferPointer<_Entry>, placing entry: _Entry, from index: Int
+  ) {
     var child = index
-    let entry = buffer[child]
     while child > 0 {
       let parent = (child - 1) / 4
       guard entry.precedes(buffer[parent]) else { break }
