@@ -24,6 +24,8 @@ let package = Package(
       name: "DeferralSimEngine", targets: ["Experiments", "Reports", "Fitting", "Simulation"]),
     .library(name: "CGSL", targets: ["CGSL"]),
     .library(name: "StoreKitShim", targets: ["StoreKitShim"]),
+    // Loaded with LD_PRELOAD by AllocationCountTests (Linux): counts a run's heap allocations.
+    .library(name: "AllocationCounter", type: .dynamic, targets: ["AllocationCounter"]),
   ],
   targets: [
     .systemLibrary(
@@ -60,10 +62,12 @@ let package = Package(
     // What the test targets share: the seeded generator, the runners of the built binary and
     // of scripts (a library target, not a test target, so test targets can depend on it).
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
     .testTarget(name: "MessageDeferralTests", dependencies: ["MessageDeferral", "TestSupport"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CGSL", "TestSupport"]),
     .testTarget(
-      name: "FittingTests", dependencies: ["Fitting", "Simulation", "MessageDeferral", "TestSupport"]),
+      name: "FittingTests",
+      dependencies: ["Fitting", "Simulation", "MessageDeferral", "TestSupport"]),
     // ReportsTests renders sweep pages from outcomes that Experiments computes.
     .testTarget(
       name: "ReportsTests",
