@@ -96,12 +96,10 @@ extension RunCommand {
     let events = try EventsLog(
       folder: folder.writingPath, scenario: scenario, policies: alone.policies)
     do {
+      // The engine's own sink: the run is compiled for it (``JourneySink``).
       _ = try Experiment.run(
-        alone, on: world, makeSink: { events.sink(for: $0) },
-        finishSink: { sink, item in
-          sink.close()
-          events.itemDone(item)
-        },
+        alone, on: world, journeys: { _ in events.journeySink() },
+        finishJourneys: { sink, item in events.write(&sink, item: item) },
         progress: progress.map { _ in { @Sendable report in meter.update(report, point: 1) } })
     } catch {
       meter.finish()

@@ -1,4 +1,5 @@
 import Foundation
+import Simulation
 import Testing
 
 @testable import Reports
@@ -102,5 +103,81 @@ struct EventsLogWriterTests {
     let none = try _ItemFiles(folder: folder, name: "none.csv", header: "h")
     try none.finish(itemCount: 0)
     #expect(try String(contentsOfFile: folder + "/none.csv", encoding: .utf8) == "h\n")
+  }
+
+  /// Items' texts handed over whole (``_ItemFiles/deliver(_:item:)``), out of order: the next
+  /// one is appended at once, with no part file; a later one waits in memory while the waiting
+  /// texts fit the limit, else in its part file; items streamed to part files mix with them;
+  /// the joined file holds every item in item order.
+  @Test func deliveredTextsJoinInItemOrderFromMemoryOrTheirPartFiles() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("item-deliver-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+      .path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let parts = try _ItemFiles(folder: folder, name: "joined.csv", header: "h", waitingLimit: 20)
+    func exists(_ item: Int) -> Bool {
+      FileManager.default.fileExists(atPath: parts.partPath(item))
+    }
+    func deliver(_ text: String, _ item: Int) {
+      var bytes = Array(text.utf8)
+      parts.deliver(&bytes, item: item)
+      #expect(bytes.isEmpty)
+    }
+    deliver("row 2\n", 2)
+    deliver("row 3 is long enough\n", 3)
+    #expect(!exists(2), "2 waits in memory (6 bytes of 20)")
+    #expect(exists(3), "3 would pass the limit: its part file")
+    let streamed = try #require(parts.open(4))
+    fputs("row 4\n", streamed)
+    fclose(streamed)
+    parts.itemDone(4)
+    deliver("row 0\n", 0)
+    #expect(try String(contentsOfFile: parts.joinedPath, encoding: .utf8) == "h\nrow 0\n")
+    deliver("row 1\n", 1)
+    #expect(!exists(3) && !exists(4), "1 came: 2 from memory, 3 and 4 from their files")
+    deliver("row 5\n", 5)
+    try parts.finish(itemCount: 6)
+    #expect(
+      try String(contentsOfFile: folder + "/joined.csv", encoding: .utf8)
+        == "h\nrow 0\nrow 1\nrow 2\nrow 3 is long enough\nrow 4\nrow 5\n")
+  }
+
+  /// `events.csv` written from the engine's journey sink (``EventsLog/write(_:item:)``) is, byte
+  /// for byte, the file the streaming sink writes from the same run.
+  @Test func theJourneySinksRowsAreTheStreamingSinks() throws {
+    let scenario = try ScenarioLoader.load(
+      contentsOf: EventsLogRoundTrip.root.appendingPathComponent(
+        "scenarios/indie-subscription.json"
+      ).path)
+    let world = CompiledScenario(scenario)
+    let policies = Array(scenario.policies.prefix(2))
+    let options = RunOptions(users: 300, replications: 2, seed: 7, jobs: 2, blockSize: 64)
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("journeys-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var files: [Data] = []
+    for way in ["streamed", "journeys"] {
+      let out = folder.appendingPathComponent(way)
+      try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+      let log = try EventsLog(
+        folder: out.path, scenario: scenario, policies: policies, onlyPolicy: 1)
+      if way == "streamed" {
+        _ = try Engine.run(
+          world, policies: policies, options: options, makeSink: { log.sink(for: $0) },
+          finishSink: { sink, item in
+            sink.close()
+            log.itemDone(item)
+          })
+      } else {
+        _ = try Engine.run(
+          world, policies: policies, options: options, journeys: { _ in log.journeySink() },
+          finishJourneys: { sink, item in log.write(&sink, item: item) })
+      }
+      try log.finish(itemCount: Engine.itemCount(options))
+      files.append(try Data(contentsOf: out.appendingPathComponent(EventsLog.fileName)))
+    }
+    #expect(files[0].count > 10_000, "the log has rows")
+    #expect(files[0] == files[1])
   }
 }

@@ -23,6 +23,18 @@ public enum Experiment {
       finishSink: finishSink, progress: progress)
   }
 
+  /// As ``run(_:on:makeSink:finishSink:progress:)`` with the engine's own journey sink
+  /// (`events.csv`), for which the engine is compiled in its module (``JourneySink``).
+  public static func run(
+    _ plan: RunPlan, on world: CompiledScenario, journeys makeSink: @Sendable (Int) -> JourneySink,
+    finishJourneys: @Sendable (inout JourneySink, Int) -> Void,
+    progress: (@Sendable (RunProgress) -> Void)? = nil
+  ) throws(EngineError) -> RunResult {
+    try Engine.run(
+      world, policies: plan.policies, options: plan.options, journeys: makeSink,
+      finishJourneys: finishJourneys, progress: progress)
+  }
+
   /// The work items of the plan (all shards): how many a log of the run must hold.
   public static func itemCount(_ plan: RunPlan) -> Int { Engine.itemCount(plan.options) }
 }

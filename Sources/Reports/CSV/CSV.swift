@@ -87,9 +87,13 @@ public enum CSVField: Sendable, ExpressibleByStringLiteral {
       append(Int64(value), to: &bytes)
       return
     }
-    // `description` is the interpolation's text, made without a text output stream.
-    var text = value.description
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    // The interpolation's text, written as ASCII straight into the bytes: `description` makes
+    // a `String`, which for the 16 or more characters of most times in seconds is a heap
+    // allocation per field (`events.csv` has one per row).
+    var stream = _ASCIIBytes()
+    swap(&stream.bytes, &bytes)
+    value.write(to: &stream)
+    swap(&stream.bytes, &bytes)
   }
 
   /// Appends the decimal digits of `value` (a `-` first when negative) to `bytes`: the text
@@ -104,5 +108,20 @@ public enum CSVField: Sendable, ExpressibleByStringLiteral {
       magnitude /= 10
     } while magnitude > 0
     bytes[start...].reverse()
+  }
+}
+
+/// A text output stream into bytes, for ``CSVField/append(_:to:)-(Double,_)``: a number writes its
+/// text as ASCII through `_writeASCII` (the standard library's entry for it), with no `String`.
+struct _ASCIIBytes: TextOutputStream {
+  var bytes: [UInt8] = []
+
+  mutating func write(_ string: String) {
+    var string = string
+    string.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: buffer)
   }
 }

@@ -8,8 +8,14 @@ struct _ItemFiles: Sendable {
   let header: String
   let scratch: String
   let joiner = _ItemJoiner()
+  /// The most bytes of items' texts kept in memory while they wait for an earlier item
+  /// (``deliver(_:item:)``); a text beyond it goes to its part file.
+  let waitingLimit: Int
 
-  init(folder: String, name: String, header: String) throws(OutputError) {
+  init(
+    folder: String, name: String, header: String, waitingLimit: Int = 64 << 20
+  ) throws(OutputError) {
+    self.waitingLimit = waitingLimit
     self.folder = folder
     self.name = name
     self.header = header
@@ -41,20 +47,77 @@ struct _ItemFiles: Sendable {
     appendReady()
   }
 
-  /// Appends the complete items that come next in order (the joiner's lock held).
-  func appendReady() {
-    while joiner.failure == 0, joiner.done.contains(joiner.next) {
-      if joiner.output == nil {
-        guard let output = fopen(joinedPath, "w") else {
-          joiner.failure = errno
-          return
-        }
-        joiner.output = output
-        guard fputs(header + "\n", output) >= 0, fflush(output) == 0 else {
-          joiner.failure = errno == 0 ? EIO : errno
-          return
-        }
+  /// Item `item`'s whole text, made in memory (its rows, without the header): appended to the
+  /// joined file at once when every earlier item is joined, so its bytes are copied once and
+  /// no part file is made; else kept in memory for its turn while the waiting texts hold at
+  /// most ``waitingLimit`` bytes, else written to its part file. Leaves `bytes` empty.
+  func deliver(_ bytes: inout [UInt8], item: Int) {
+    joiner.lock.lock()
+    defer { joiner.lock.unlock() }
+    guard joiner.failure == 0 else { return }
+    if item == joiner.next {
+      guard openOutput(), write(bytes, to: joiner.output!) else { return }
+      bytes.removeAll(keepingCapacity: true)
+      joiner.next += 1
+      appendReady()
+    } else if joiner.waitingBytes + bytes.count <= waitingLimit {
+      joiner.waitingBytes += bytes.count
+      joiner.waiting[item] = bytes
+      bytes = []
+    } else {
+      guard let part = fopen(partPath(item), "w") else {
+        joiner.failure = errno
+        return
       }
+      let written = write(bytes, to: part)
+      if fclose(part) != 0, written { joiner.failure = errno == 0 ? EIO : errno }
+      guard written else { return }
+      bytes.removeAll(keepingCapacity: true)
+      joiner.done.insert(item)
+    }
+  }
+
+  /// Writes `bytes` to `file`; on failure records it and returns `false` (the joiner's lock
+  /// held).
+  func write(_ bytes: [UInt8], to file: UnsafeMutablePointer<FILE>) -> Bool {
+    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    // Flushed at once: the joined file holds every appended item (as a sent part file does).
+    guard written == bytes.count, fflush(file) == 0 else {
+      joiner.failure = errno == 0 ? EIO : errno
+      return false
+    }
+    return true
+  }
+
+  /// Opens the joined file with its header, if not open yet; on failure records it and
+  /// returns `false` (the joiner's lock held).
+  func openOutput() -> Bool {
+    guard joiner.output == nil else { return true }
+    guard let output = fopen(joinedPath, "w") else {
+      joiner.failure = errno
+      return false
+    }
+    joiner.output = output
+    guard fputs(header + "\n", output) >= 0, fflush(output) == 0 else {
+      joiner.failure = errno == 0 ? EIO : errno
+      return false
+    }
+    return true
+  }
+
+  /// Appends the complete items that come next in order, from memory or from their part
+  /// files (the joiner's lock held).
+  func appendReady() {
+    while joiner.failure == 0 {
+      if let text = joiner.waiting.removeValue(forKey: joiner.next) {
+        joiner.waitingBytes -= text.count
+        guard openOutput(), write(text, to: joiner.output!) else { return }
+        joiner.next += 1
+        continue
+      }
+      guard joiner.done.contains(joiner.next) else { return }
+      // (What was written through the output's buffer is flushed: the part's bytes follow.)
+      guard openOutput() else { return }
       let path = partPath(joiner.next)
       guard let input = fopen(path, "r") else {
         joiner.failure = errno
@@ -75,8 +138,11 @@ struct _ItemFiles: Sendable {
   func finish(itemCount: Int) throws(OutputError) {
     let final = (folder as NSString).appendingPathComponent(name)
     joiner.lock.lock()
-    // Every item is complete now: join those not joined yet.
-    for item in joiner.next..<max(joiner.next, itemCount) { joiner.done.insert(item) }
+    // Every item is complete now: join those not joined yet (from their part files unless
+    // their text waits in memory).
+    for item in joiner.next..<max(joiner.next, itemCount) where joiner.waiting[item] == nil {
+      joiner.done.insert(item)
+    }
     appendReady()
     if joiner.failure == 0, joiner.output == nil, itemCount == 0 {
       // No item: the header alone.
@@ -151,6 +217,10 @@ final class _ItemJoiner: @unchecked Sendable {
   var output: UnsafeMutablePointer<FILE>?
   var next = 0
   var done = Set<Int>()
+  /// Items' texts delivered in memory (``_ItemFiles/deliver(_:item:)``) before their turn, and
+  /// their bytes.
+  var waiting: [Int: [UInt8]] = [:]
+  var waitingBytes = 0
   var failure: Int32 = 0
   var buffer: [UInt8] = []
 }
