@@ -25,17 +25,27 @@ extension RunCommand {
   /// `--events-log`) streamed into the output folder's staged files; with `--events-log` also
   /// writes `events-map.json`, the map `deferral-sim fit` needs to fit `events.csv` back.
   ///
-  /// One policy's events log is a second pass of that policy alone, after the run: a policy's
-  /// life is the same simulated alone or beside others (common random numbers; its own policy
-  /// stream), so its rows are those a run of every policy records for it, while the run itself
-  /// keeps its shared branches and the log costs one policy's simulation and its rows. `all`
-  /// records every policy in the run itself, as `--messages-log` does.
+  /// One policy's events log alone is recorded in the run itself, which keeps its shared
+  /// branches (``JourneySink``: the policy's journey is given when the group that keeps it to
+  /// the horizon ends). With `--messages-log` too (whose outcomes need every policy's own
+  /// branch) it is a second pass of that policy alone, after the run: a policy's life is the
+  /// same simulated alone or beside others (common random numbers; its own policy stream), so
+  /// its rows are the same either way. `all` records every policy in the run itself, as
+  /// `--messages-log` does.
   static func runWithLogs(
     _ parsed: ParsedArguments, world: CompiledScenario, scenario: Scenario, plan: RunPlan,
     folder: OutputFolder, meter: ProgressMeter, progress: (@Sendable (RunProgress) -> Void)?
   ) throws -> RunResult {
     let logsEvents = parsed.flag(eventsLog)
     let chosen = try eventsLogPolicies(parsed, scenario: scenario)
+    if logsEvents, !parsed.flag(messagesLog), case .one(let index) = chosen {
+      let result = try logEventsInRun(
+        index, world: world, scenario: scenario, plan: plan, folder: folder, meter: meter,
+        progress: progress)
+      let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[index].name)
+      try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
+      return result
+    }
     let inRun = logsEvents && chosen == .every
     let messages =
       parsed.flag(messagesLog)
@@ -81,6 +91,28 @@ extension RunCommand {
     }
     let map = FitMap.forEventsLog(of: scenario, policy: scenario.policies[mapped].name)
     try folder.write(map.jsonText, to: FitMap.eventsMapFileName)
+    return result
+  }
+
+  /// Runs the plan with `events.csv` of policy `index` recorded in the run (``JourneySink``).
+  static func logEventsInRun(
+    _ index: Int, world: CompiledScenario, scenario: Scenario, plan: RunPlan,
+    folder: OutputFolder, meter: ProgressMeter, progress: (@Sendable (RunProgress) -> Void)?
+  ) throws -> RunResult {
+    let events = try EventsLog(
+      folder: folder.writingPath, scenario: scenario, policies: scenario.policies,
+      onlyPolicy: index)
+    let result: RunResult
+    do {
+      result = try Experiment.run(
+        plan, on: world, journeys: { _ in events.journeySink() },
+        finishJourneys: { sink, item in events.write(&sink, item: item) }, progress: progress)
+    } catch {
+      meter.finish()
+      events.discard()
+      throw error
+    }
+    try events.finish(itemCount: Experiment.itemCount(plan))
     return result
   }
 
@@ -139,9 +171,9 @@ extension RunCommand {
   }
 
   /// Whether the run makes a second pass for one policy's events log (two points on the
-  /// progress line).
+  /// progress line): only beside `--messages-log` (``runWithLogs``).
   static func logsOnePolicyAfter(_ parsed: ParsedArguments, scenario: Scenario) -> Bool {
-    guard parsed.flag(eventsLog) else { return false }
+    guard parsed.flag(eventsLog), parsed.flag(messagesLog) else { return false }
     return (try? eventsLogPolicies(parsed, scenario: scenario)) != .every
   }
 }

@@ -425,9 +425,10 @@ struct HardeningSecondPassTests {
     #expect(try Self.eventRows(moved).policies == ["never"])
   }
 
-  /// One policy's log is a pass of that policy alone: its rows are byte for byte those of the
-  /// same policy in `--events-log-policy all`, which logs every policy in the run, and the
-  /// run's own files do not change with the log.
+  /// One policy's log is recorded in the run's shared branches (beside `--messages-log`, in a
+  /// pass of that policy alone): its rows are byte for byte those of the same policy in
+  /// `--events-log-policy all`, which logs every policy's own branch, and the run's own files
+  /// do not change with the log.
   @Test func onePolicysRowsAreThoseOfEveryPolicysLog() throws {
     let base = RunEndToEndTests.temporaryFolder()
     let every = base.appendingPathComponent("every")
@@ -447,6 +448,13 @@ struct HardeningSecondPassTests {
       let rows = try Self.eventRows(one).rows
       #expect(!rows.isEmpty)
       #expect(rows == allRows.rows.filter { $0.split(separator: ",")[2] == policy }, "\(policy)")
+      // Beside the messages log: the second pass, the same rows.
+      let pass = base.appendingPathComponent(policy + "-pass")
+      let passed = try Self.run(
+        pass.path,
+        extra: ["--events-log", "--events-log-policy", policy, "--messages-log", "--jobs", "1"])
+      #expect(passed.status == 0, "\(passed.stderr)")
+      #expect(try Self.eventRows(pass).rows == rows, "\(policy), in a pass of its own")
       for file in ["summary.csv", "paired.csv", "by-screen.csv", "replications.csv"] {
         #expect(
           try Data(contentsOf: one.appendingPathComponent(file))

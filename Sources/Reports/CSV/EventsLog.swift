@@ -53,11 +53,12 @@ public final class EventsLog: Sendable {
   /// have (``_ItemFiles/itemDone(_:)``), so the join overlaps the run. Optional.
   public func itemDone(_ item: Int) { parts.itemDone(item) }
 
-  /// A sink that keeps work item rows in the engine's own type (``JourneySink``, with which
-  /// the run is compiled for it: several times faster than with ``Sink``); ``write(_:item:)``
-  /// then writes them as ``Sink`` would have.
+  /// A sink that keeps a work item's rows in the engine's own type (``JourneySink``, for which
+  /// the run is compiled: several times faster than with ``Sink``, and with its shared
+  /// branches); ``write(_:item:)`` then writes them as ``Sink`` would have. The rows of
+  /// ``onlyPolicy``, or of the run's only policy.
   public func journeySink() -> JourneySink {
-    JourneySink(onlyPolicy: onlyPolicy, reservingCapacity: 1 << 16)
+    JourneySink(onlyPolicy: onlyPolicy ?? 0, reservingCapacity: 1 << 16)
   }
 
   /// Writes the rows `journeys` kept for work item `item` into the item's file, byte for byte

@@ -1,13 +1,15 @@
 import MessageDeferral
 
 /// A sink that keeps, for one work item, each simulated screen view and each return to the
-/// background (the rows of `events.csv`, which Reports writes from ``rows``), for one policy or
-/// for every policy.
+/// background of one policy's lives (the rows of `events.csv`, which Reports writes from
+/// ``rows``).
 ///
 /// It lives in the engine's module so that ``Engine/run(_:policies:options:journeys:finishJourneys:progress:)``
 /// is compiled for it here: run with a sink of a module above, the whole simulation runs as
 /// unspecialized generic code (the type's metadata looked up at every call), several times
-/// slower.
+/// slower. And since it keeps one policy's rows, a run of many policies keeps its shared
+/// branches (``SimulationSink/recordsJourneyInGroups``): the policy's journey costs no
+/// simulation of its own.
 public struct JourneySink: SimulationSink {
   /// One screen view or one return to the background.
   public struct Row: Sendable, Equatable {
@@ -25,8 +27,8 @@ public struct JourneySink: SimulationSink {
 
   /// The rows recorded since the last ``removeAll()``, in the order of the lives' steps.
   public private(set) var rows: ContiguousArray<Row> = []
-  /// The one policy whose rows are kept, or `nil` for every policy's.
-  public let onlyPolicy: Int?
+  /// The policy whose rows are kept (its index among the run's policies).
+  public let onlyPolicy: Int
   var replication: Int32 = 0
   var user: Int32 = 0
   var policy: Int32 = 0
@@ -34,9 +36,9 @@ public struct JourneySink: SimulationSink {
   /// Whether the current life's rows are kept (``onlyPolicy``).
   var keeps = true
 
-  /// A sink keeping `onlyPolicy`'s rows (every policy's when `nil`), with room for
-  /// `reservingCapacity` rows before it grows.
-  public init(onlyPolicy: Int?, reservingCapacity: Int = 0) {
+  /// A sink keeping `onlyPolicy`'s rows, with room for `reservingCapacity` rows before it
+  /// grows.
+  public init(onlyPolicy: Int, reservingCapacity: Int = 0) {
     self.onlyPolicy = onlyPolicy
     rows.reserveCapacity(reservingCapacity)
   }
@@ -44,13 +46,15 @@ public struct JourneySink: SimulationSink {
   public static var recordsSteps: Bool { false }
   public static var recordsOutcomes: Bool { false }
   public static var recordsJourney: Bool { true }
+  public static var recordsJourneyInGroups: Bool { true }
+  public func wantsJourney(of policy: Int) -> Bool { policy == onlyPolicy }
 
   public mutating func begin(replication: Int, user: Int, policy: Int) {
     self.replication = Int32(replication)
     self.user = Int32(user)
     self.policy = Int32(policy)
     session = 0
-    keeps = onlyPolicy.map { $0 == policy } ?? true
+    keeps = policy == onlyPolicy
   }
 
   /// A cold launch opens a session; a warm resume opens one and views the screen it returns

@@ -119,10 +119,21 @@ public protocol SimulationSink: SendableMetatype {
   static var recordsJourney: Bool { get }
   /// Called before each (replication, user, policy) is simulated. Default: nothing.
   mutating func begin(replication: Int, user: Int, policy: Int)
+  /// Whether the journeys may come from shared branches (``recordsJourney`` without steps or
+  /// outcomes): each policy's journey of a forked user is then given whole when the group
+  /// simulation that keeps the policy to the horizon ends, so a user's policies come in the
+  /// order their groups end, not in policy order. True only for a sink that keeps one
+  /// policy's rows (``JourneySink``). Default: false (every policy's branch of its own).
+  static var recordsJourneyInGroups: Bool { get }
+  /// Whether policy `policy`'s journey is wanted at all, for a sink that takes journeys from
+  /// groups: the others' are not given. Default: every policy's.
+  func wantsJourney(of policy: Int) -> Bool
 }
 
 extension SimulationSink {
   public static var recordsJourney: Bool { false }
+  public static var recordsJourneyInGroups: Bool { false }
+  public func wantsJourney(of policy: Int) -> Bool { true }
   public mutating func begin(replication: Int, user: Int, policy: Int) {}
 }
 

@@ -30,6 +30,10 @@ struct _BranchGroups {
   var durations: [(histogram: UInt8, lane: UInt8, seconds: Double)] = []
   /// An empty tally of the scenario (the start of every group's ``tally``).
   var empty: Tally
+  /// The journey steps of the group being simulated, for a sink that takes journeys from
+  /// groups (``SimulationSink/recordsJourneyInGroups``): given to each member that is still in
+  /// the group at the horizon (``UserSimulator/finishGroup``), after the trunk's.
+  var journey: [TraceStep] = []
   /// What the group's events did to the screen and the scene, for the members that were not
   /// asked about some of them (``PolicyListener/heeds``).
   var digest = PolicyEventDigest()
@@ -81,10 +85,12 @@ enum _GroupHearing: _Hearing {
     simulator.groups.durations.append((histogram, UInt8(lane), seconds))
   }
 
+  /// Only journey steps reach a group (``UserSimulator/groupsBranches``): kept until the
+  /// group ends, for the members still in it then.
   static func step<Sink: SimulationSink>(
     _ step: TraceStep, in simulator: inout UserSimulator<Sink>
   ) {
-    simulator.sink.step(step)
+    simulator.groups.journey.append(step)
   }
 
   static var stopsBeforeDelivery: Bool { false }
@@ -131,9 +137,11 @@ enum _GroupHearing: _Hearing {
 /// Used only with sinks that record nothing per policy (``NoSink``): steps and outcomes are
 /// per policy and in policy order, so recording sinks take the branch-per-policy path.
 extension UserSimulator {
-  /// Whether branches are simulated in groups with this sink.
+  /// Whether branches are simulated in groups with this sink: one that records nothing per
+  /// policy, or only journeys it may take from groups (``SimulationSink/recordsJourneyInGroups``).
   static var groupsBranches: Bool {
-    !(Sink.recordsSteps || Sink.recordsJourney || Sink.recordsOutcomes)
+    !(Sink.recordsSteps || Sink.recordsOutcomes)
+      && (!Sink.recordsJourney || Sink.recordsJourneyInGroups)
   }
 
   /// The bank slot of policy `policy`'s stream while its group runs.
@@ -193,6 +201,7 @@ extension UserSimulator {
       // What the group's life adds to a tally, apart from the durations.
       var tally = groups.empty
       groups.durations.removeAll(keepingCapacity: true)
+      if Sink.recordsJourney { groups.journey.removeAll(keepingCapacity: true) }
       var budget = trunk.budget
       let before = segmentSnapshot(tally)
       _ = simulate(from: fork, tally: &tally, budget: &budget, _GroupHearing.self)
@@ -215,6 +224,14 @@ extension UserSimulator {
       tally: &tally, since: before, countsUser: false, outcomes: false, consentLatencies: false)
     let segment = UserSegment.of(isNew: world.profile.isNew, subscriber: world.profile.subscriber)
       .rawValue
+    if Sink.recordsJourney {
+      // The group's world was each remaining member's from the fork: its journey is the
+      // trunk's steps, then the group's.
+      for policy in groups.members where sink.wantsJourney(of: policy) {
+        beginOutput(policy: policy)
+        for step in groups.journey { sink.step(step) }
+      }
+    }
     for (rank, policy) in groups.members.enumerated() {
       if rank == 1 { tally.variates = VariateCounts() }
       tallies[policy].merge(tally)

@@ -158,7 +158,8 @@ extension UserSimulator {
       // Never delivered anything: the same life, and the same outcomes, under every policy.
       finishUser(tally: &trunkTally, since: before, countsUser: true, outcomes: false)
       if Sink.recordsSteps || Sink.recordsJourney || Sink.recordsOutcomes {
-        for policy in trunk.pristine.indices {
+        for policy in trunk.pristine.indices
+        where !Sink.recordsJourneyInGroups || sink.wantsJourney(of: policy) {
           beginOutput(policy: policy)
           if Sink.recordsOutcomes { emitOutcomes() }
         }
