@@ -148,16 +148,11 @@ public final class EventsLog: Sendable {
       session = 0
     }
 
+    /// Writes the row the step makes (``TraceWhat/eventsLogRow``).
     public mutating func step(_ step: TraceStep) {
-      switch step.what {
-      case .coldLaunch: session += 1
-      case .warmResume:
-        session += 1
-        write(step, background: false)
-      case .screenAppeared: write(step, background: false)
-      case .background: write(step, background: true)
-      default: break
-      }
+      let row = step.what.eventsLogRow
+      if row.opensSession { session += 1 }
+      if let background = row.background { write(step, background: background) }
     }
 
     static let screenView: StaticString = ",screen_view\n"

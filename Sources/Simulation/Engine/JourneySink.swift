@@ -57,18 +57,11 @@ public struct JourneySink: SimulationSink {
     keeps = policy == onlyPolicy
   }
 
-  /// A cold launch opens a session; a warm resume opens one and views the screen it returns
-  /// to; a screen appearing is viewed; the app leaving the foreground is a background row.
+  /// Keeps the row the step makes (``TraceWhat/eventsLogRow``).
   public mutating func step(_ step: TraceStep) {
-    switch step.what {
-    case .coldLaunch: session += 1
-    case .warmResume:
-      session += 1
-      keep(step, background: false)
-    case .screenAppeared: keep(step, background: false)
-    case .background: keep(step, background: true)
-    default: break
-    }
+    let row = step.what.eventsLogRow
+    if row.opensSession { session += 1 }
+    if let background = row.background { keep(step, background: background) }
   }
 
   mutating func keep(_ step: TraceStep, background: Bool) {

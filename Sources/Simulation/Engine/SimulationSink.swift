@@ -145,6 +145,19 @@ extension TraceWhat {
     default: false
     }
   }
+
+  /// What `events.csv` makes of the step: whether it opens a session (a cold launch, a warm
+  /// resume), and the row it writes: a screen view (`false`: a screen appearing, or the screen
+  /// a warm resume returns to), a return to the background (`true`), or none (`nil`).
+  public var eventsLogRow: (opensSession: Bool, background: Bool?) {
+    switch self {
+    case .coldLaunch: (true, nil)
+    case .warmResume: (true, false)
+    case .screenAppeared: (false, false)
+    case .background: (false, true)
+    default: (false, nil)
+    }
+  }
 }
 
 /// The sink of a plain run: records nothing.
