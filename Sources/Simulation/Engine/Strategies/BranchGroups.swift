@@ -134,8 +134,10 @@ enum _GroupHearing: _Hearing {
 /// Every group simulation keeps its first member to the horizon, so a user costs at most one
 /// simulation per policy from the fork, as unshared branches did, and usually far fewer.
 ///
-/// Used only with sinks that record nothing per policy (``NoSink``): steps and outcomes are
-/// per policy and in policy order, so recording sinks take the branch-per-policy path.
+/// Used only with sinks that record nothing per policy (``NoSink``), or only one policy's
+/// journey (``JourneySink``: each group's journey steps go, after the trunk's, to its members
+/// still in it at the horizon): steps and outcomes are per policy and in policy order, so other
+/// recording sinks take the branch-per-policy path.
 extension UserSimulator {
   /// Whether branches are simulated in groups with this sink: one that records nothing per
   /// policy, or only journeys it may take from groups (``SimulationSink/recordsJourneyInGroups``).
