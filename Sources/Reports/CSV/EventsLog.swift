@@ -67,12 +67,12 @@ public final class EventsLog: Sendable {
   public func write(_ journeys: inout JourneySink, item: Int) {
     // The item's text in memory, handed to the join whole (``_ItemFiles/deliver(_:item:)``).
     var sink = Sink(log: self, file: nil, collectsRows: journeys.rows.count)
-    var life: (replication: Int32, user: Int32, policy: Int32)?
+    var life: (replication: Int32, user: Int32)?
     for row in journeys.rows {
-      if life.map({ $0 != (row.replication, row.user, row.policy) }) ?? true {
-        life = (row.replication, row.user, row.policy)
+      if life.map({ $0 != (row.replication, row.user) }) ?? true {
+        life = (row.replication, row.user)
         sink.begin(
-          replication: Int(row.replication), user: Int(row.user), policy: Int(row.policy))
+          replication: Int(row.replication), user: Int(row.user), policy: journeys.onlyPolicy)
       }
       sink.write(
         time: row.time, screen: Int(row.screen), session: Int(row.session),

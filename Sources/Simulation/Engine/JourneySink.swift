@@ -16,7 +16,6 @@ public struct JourneySink: SimulationSink {
     public var time: Double
     public var replication: Int32
     public var user: Int32
-    public var policy: Int32
     /// The screen (an index of the scenario's screens).
     public var screen: Int32
     /// The user's opens so far, from 1.
@@ -31,7 +30,6 @@ public struct JourneySink: SimulationSink {
   public let onlyPolicy: Int
   var replication: Int32 = 0
   var user: Int32 = 0
-  var policy: Int32 = 0
   var session: Int32 = 0
   /// Whether the current life's rows are kept (``onlyPolicy``).
   var keeps = true
@@ -52,7 +50,6 @@ public struct JourneySink: SimulationSink {
   public mutating func begin(replication: Int, user: Int, policy: Int) {
     self.replication = Int32(replication)
     self.user = Int32(user)
-    self.policy = Int32(policy)
     session = 0
     keeps = policy == onlyPolicy
   }
@@ -68,8 +65,8 @@ public struct JourneySink: SimulationSink {
     guard keeps, step.screen >= 0 else { return }
     rows.append(
       Row(
-        time: step.time, replication: replication, user: user, policy: policy,
-        screen: Int32(step.screen), session: session, background: background))
+        time: step.time, replication: replication, user: user, screen: Int32(step.screen),
+        session: session, background: background))
   }
 
   public mutating func outcome(_ outcome: MessageOutcome, policy: Int, replication: Int, user: Int)
