@@ -92,6 +92,61 @@ struct TuneSearchTests {
     #expect(edge.map { zip($0, [0, 0, 0.99, 0.9]).filter { $0 != $1 }.count } == [1, 1, 1, 1, 1])
   }
 
+  /// When the incumbent stays and a knob is continuous, the steps go on from it with the
+  /// continuous step halved (a compass search), down to an eighth of the first; a move keeps
+  /// the step; they end once the incumbent stays at the finest step.
+  @Test func aStayHalvesTheContinuousStep() throws {
+    var search = try Self.search()
+    search.localSteps = 12
+    let outcome = try search.run()
+    let local = outcome.evaluations.filter { $0.localStep != nil }
+    let steps = Set(local.compactMap(\.localStep)).sorted()
+    #expect(steps == Array(0..<steps.count))
+    // The ranges of the continuous knobs (return_factor 1 to 6, the ceiling 1 h to 24 h).
+    let ranges: [Int: Double] = [1: 5, 2: 86400 - 3600]
+    var share = TuneSearch.localStepShare
+    var shares: [Double] = []
+    var stayed = false
+    for step in steps {
+      let members = local.filter { $0.localStep == step }
+      let incumbent = members[0]
+      shares.append(share)
+      // Each neighbour that changes one continuous knob moves it at most `share` of its range,
+      // and some neighbour moves one by exactly that (the incumbents here are inside the range).
+      var exact = false
+      for member in members.dropFirst() {
+        let changed = (0..<3).filter { member.knobValues[$0] != incumbent.knobValues[$0] }
+        #expect(changed.count == 1, "\(member.knobValues) vs \(incumbent.knobValues)")
+        guard let knob = changed.first, let range = ranges[knob] else { continue }
+        let delta = abs(
+          Self.number(member.knobValues[knob]) - Self.number(incumbent.knobValues[knob]))
+        let tolerance = knob == 2 ? 1.0 : 1e-9
+        #expect(delta <= share * range + tolerance, "step \(step): \(delta) > \(share * range)")
+        if abs(delta - share * range) <= tolerance { exact = true }
+      }
+      #expect(exact, "step \(step): no neighbour \(share) of a range away")
+      var best = members[0]
+      for member in members.dropFirst()
+      where (member.feasible ? 1 : 0, member.mean) > (best.feasible ? 1 : 0, best.mean) {
+        best = member
+      }
+      stayed = best.policy == incumbent.policy
+      if stayed { share /= 2 }
+    }
+    // The rule was exercised: a stay halved the step, and the steps ended either at the budget
+    // or after a stay at the finest step.
+    #expect(shares.contains { $0 < TuneSearch.localStepShare })
+    #expect(shares.allSatisfy { $0 >= TuneSearch.smallestStepShare })
+    if steps.count < search.localSteps {
+      #expect(stayed && shares.last == TuneSearch.smallestStepShare)
+    }
+  }
+
+  /// A knob value as the tune writes it: a number, or a duration (`"90m"`, `"3600s"`).
+  static func number(_ text: String) -> Double {
+    Double(text) ?? (try? DurationText.seconds(in: text)) ?? .nan
+  }
+
   /// Local steps start from the best of the last round, evaluate it beside its neighbours
   /// on that round's users, move to the best, and hand the last incumbent to the selection
   /// first; every life is counted; the same seed gives the same tune.
@@ -126,8 +181,14 @@ struct TuneSearchTests {
     }
     #expect(outcome.contenders.first?.name == incumbent)
     #expect(outcome.contenders.count == 3)
-    // Neighbours are named on from the first round's six.
-    #expect(local.dropFirst().allSatisfy { Int($0.policy.dropFirst(5))! > 6 })
+    // Neighbours (each step's members after its incumbent) are named on from the first
+    // round's six.
+    #expect(
+      steps.allSatisfy { step in
+        local.filter { $0.localStep == step }.dropFirst().allSatisfy {
+          Int($0.policy.dropFirst(5))! > 6
+        }
+      })
     let selectionLives = outcome.selection.replications.reduce(0, +) * 200
     #expect(outcome.lives == 6 * 300 + 3 * 600 + 2 * 1200 + local.count * 1200 + selectionLives)
     let again = try search.run()

@@ -10,8 +10,13 @@ import Simulation
 /// neighbour not evaluated by an earlier step (one knob changed: another choice, the next
 /// integer up or down, a continuous knob a tenth of its range up or down) together, as the
 /// policies of one run on new users of the last round's size (common random numbers: the
-/// comparison is paired). The best of them, constraint-keeping first, becomes the incumbent;
-/// the steps end when the incumbent stays, no neighbour is left, or after
+/// comparison is paired). The best of them, constraint-keeping first, becomes the incumbent.
+/// When the incumbent stays and a knob is continuous, the continuous step is halved and the
+/// steps go on from the same incumbent (a compass search: T. G. Kolda, R. M. Lewis and
+/// V. Torczon, "Optimization by direct search", SIAM Review 45(3), 2003), down to
+/// ``smallestStepShare``; a knob's best value at the end of its range, or between two
+/// first-round points, is reached this way rather than missed by a tenth. The steps end when
+/// the incumbent stays with no finer step to try, no neighbour is left, or after
 /// ``TuneSearch/localSteps`` steps. The last incumbent joins the finalists first (the worst
 /// finalist leaves when the finalists were full), so the selection stage, which states the
 /// guarantee, decides between it and the halving's picks on its own users.
@@ -28,14 +33,16 @@ extension TuneSearch {
   /// A tag mixed into the seed so the local steps' users are no other stage's ("TUNELOCA").
   static let localTag: UInt64 = 0x5455_4E45_4C4F_4341
 
-  /// A continuous knob's step, as a share of its range.
+  /// A continuous knob's first step, as a share of its range.
   static let localStepShare = 0.1
+
+  /// The finest continuous step the search halves down to: three halvings of the first.
+  static let smallestStepShare = localStepShare / 8
 
   /// The points one knob away from `point`, knob by knob, each knob's values in increasing
   /// order: every other choice (at the middle of its share of [0, 1)), the integer below and
-  /// above, a continuous value ``localStepShare`` of the range below and above (kept in
-  /// [0, 1)).
-  func neighbours(of point: [Double]) -> [[Double]] {
+  /// above, a continuous value `share` of the range below and above (kept in [0, 1)).
+  func neighbours(of point: [Double], share: Double = localStepShare) -> [[Double]] {
     var result: [[Double]] = []
     for (position, knob) in knobs.enumerated() {
       let u = point[position]
@@ -52,7 +59,7 @@ extension TuneSearch {
           (Double($0) + 0.5) / Double(count)
         }
       case .number, .duration:
-        moves = [u - Self.localStepShare, u + Self.localStepShare].map {
+        moves = [u - share, u + share].map {
           min(max($0, 0), 1.0.nextDown)
         }.filter { $0 != u }
       }
@@ -76,15 +83,32 @@ extension TuneSearch {
     var current = incumbent
     var seen = Set([pool[incumbent].knobs])
     let seed = RandomStream.splitMix64Finalizer(seed ^ Self.localTag)
-    for step in 0..<localSteps {
+    let continuous = knobs.contains {
+      switch $0.domain {
+      case .number, .duration: return true
+      case .integer, .choices: return false
+      }
+    }
+    var share = Self.localStepShare
+    // A finer continuous step, when there is one to try.
+    func refine() -> Bool {
+      guard continuous, share / 2 >= Self.smallestStepShare else { return false }
+      share /= 2
+      return true
+    }
+    var step = 0
+    while step < localSteps {
       var fresh: [[Double]] = []
       var freshKnobs: Set<[String]> = []
-      for point in neighbours(of: pool[current].point) {
+      for point in neighbours(of: pool[current].point, share: share) {
         let texts = zip(knobs, point).map { SweepPlan.text($0.value(at: $1)) }
         guard !seen.contains(texts), freshKnobs.insert(texts).inserted else { continue }
         fresh.append(point)
       }
-      guard !fresh.isEmpty else { break }
+      guard !fresh.isEmpty else {
+        if refine() { continue }
+        break
+      }
       let made = try policies(at: fresh, namedBy: "tune", first: pool.count + 1)
       let start = pool.count
       for (policy, point) in zip(made, fresh) {
@@ -116,7 +140,11 @@ extension TuneSearch {
         let key = (feasible ? 1 : 0, direction * mean, -position)
         if position == 0 || key > best.key { best = (candidate, key) }
       }
-      guard best.candidate != current else { break }
+      step += 1
+      guard best.candidate != current else {
+        if refine() { continue }
+        break
+      }
       current = best.candidate
     }
     return current
