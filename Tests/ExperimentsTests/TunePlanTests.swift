@@ -43,7 +43,17 @@ struct TunePlanTests {
     #expect(search.constraints == [TuneConstraint(metric: .onboardingInterruptionRate, bound: 0)])
     #expect(search.compare.map(\.name) == ["storekit-auto"])
     #expect((search.candidates, search.users, search.replications) == (8, 300, 4))
-    #expect(search.localSteps == 0)
+    // Not given, with continuous knobs: 8 local steps; with discrete knobs only, none.
+    #expect(search.localSteps == 8)
+    let discrete = try TunePlan.load(
+      source: #"{"base": "screen-gate", "knobs": {"sheets_per_break": {"integer": [1, 3]}}}"#,
+      file: "discrete.json")
+    #expect(discrete.search.localSteps == 0)
+    let given = try TunePlan.load(
+      source: Self.valid.replacingOccurrences(
+        of: #""users": 300"#, with: #""users": 300, "local_steps": 0"#),
+      file: "given.json")
+    #expect(given.search.localSteps == 0)
     #expect((search.selection.alpha, search.selection.delta) == (0.1, 5))
     #expect(search.selection.initialReplications == 10 && search.seed == 3)
     #expect(try search.candidatePolicies().count == 8)

@@ -225,7 +225,9 @@ public struct TunePlan: Sendable {
         initialReplications: Int(selection["initial_replications"]!),
         maximumReplications: Int(selection["max_replications"]!)),
       selectionUsers: Int(selection["users"]!), compare: compare, seed: seed)
-    tune.localSteps = Int(search["local_steps"]!)
+    tune.localSteps =
+      value["search"]?["local_steps"] == nil
+      ? TuneSearch.defaultLocalSteps(for: knobs) : Int(search["local_steps"]!)
     tune.firstRound = firstRound
     if let study {
       tune.worlds = study.worlds
