@@ -12,7 +12,7 @@ struct FitEndToEndTests {
   static let samples = root.appendingPathComponent("scenarios/fit-samples")
 
   static func scratch(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory
+    let url = TestScratch.directory
       .appendingPathComponent("fit-e2e-\(name)-\(getpid())-\(UUID().uuidString)")
     try? FileManager.default.removeItem(at: url)
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -61,7 +61,7 @@ struct GoldenChecksumTests {
   static func run(
     _ arguments: [String]
   ) throws -> (status: Int32, stderr: String, sums: [String: String]) {
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let out = TestScratch.directory.appendingPathComponent(
       "deferral-sim-golden-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
     let result = try ToolRunner.run(arguments + ["--out", out.path], in: root)

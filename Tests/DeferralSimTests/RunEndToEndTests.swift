@@ -12,7 +12,7 @@ struct RunEndToEndTests {
   static let defaultScenario = root.appendingPathComponent("scenarios/indie-subscription.json").path
 
   static func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let url = TestScratch.directory.appendingPathComponent(
       "deferral-sim-e2e-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

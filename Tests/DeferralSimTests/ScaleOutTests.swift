@@ -21,7 +21,7 @@ struct ScaleOutTests {
   }
 
   static func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let url = TestScratch.directory.appendingPathComponent(
       "deferral-sim-scale-out-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

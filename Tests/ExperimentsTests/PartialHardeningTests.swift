@@ -1,6 +1,7 @@
 import Foundation
 import MessageDeferral
 import Simulation
+import TestSupport
 import Testing
 
 @testable import Experiments
@@ -19,7 +20,7 @@ struct PartialHardeningTests {
 
   /// Writes `object` to a temporary file and reads it as a partial: the error's message.
   static func refusal(_ object: [String: Any]) throws -> String? {
-    let path = FileManager.default.temporaryDirectory
+    let path = TestScratch.directory
       .appendingPathComponent("partial-\(UUID().uuidString)-of-12.json").path
     try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -156,7 +157,7 @@ struct PartialHardeningTests {
 
   /// Folders: every partial-*-of-N.json in them, and a clear refusal when there is none.
   @Test func aFolderGivesItsPartials() throws {
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("parts-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Experiments
@@ -106,7 +107,7 @@ struct PartialMemoryTests {
   /// shard covered, events 16 times one partial's.
   @Test func mergingManyFilesGivesTheWholeRun() throws {
     let count = 16
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("merge-files-\(count)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

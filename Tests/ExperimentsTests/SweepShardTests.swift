@@ -1,6 +1,7 @@
 import Foundation
 import MessageDeferral
 import Simulation
+import TestSupport
 import Testing
 
 @testable import Experiments
@@ -98,7 +99,7 @@ struct SweepShardTests {
     var partial = try Self.partial(plan, shard: 0, of: 1)
     partial.tallies[1].removeLast()
     partial.tallies[0][0][0].issued.lanes.removeLast()
-    let path = FileManager.default.temporaryDirectory
+    let path = TestScratch.directory
       .appendingPathComponent("edited-\(UUID().uuidString).json").path
     try partial.encoded().write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }

@@ -2,6 +2,7 @@ import Foundation
 import MessageDeferral
 import Reports
 import Simulation
+import TestSupport
 import Testing
 
 @testable import Experiments
@@ -26,7 +27,7 @@ struct TuneStagesTests {
     """#
 
   static func folder() -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let path = TestScratch.directory.appendingPathComponent(
       "deferral-sim-tune-stages-\(UUID().uuidString)"
     ).path
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -1,6 +1,7 @@
 import Experiments
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 @testable import Fitting
@@ -42,7 +43,7 @@ enum EventsLogRoundTrip {
   }
 
   static func fit(_ scenario: Scenario, users: Int, seed: UInt64, name: String) -> FitResult? {
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("\(name)-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 @testable import Reports
@@ -55,7 +56,7 @@ struct EventsLogWriterTests {
   /// Item files of 0 bytes, of a few bytes and of several MiB (more than the copy buffer) are
   /// joined after the header, in item order, every byte kept.
   @Test func itemFilesAreJoinedInOrderWithEveryByte() throws {
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("item-files-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -75,7 +76,7 @@ struct EventsLogWriterTests {
   /// Items completed out of order join in item order as soon as each one's predecessors have,
   /// their files removed then; `finish` joins the rest, and with no item writes the header.
   @Test func itemsJoinAsTheyCompleteInItemOrder() throws {
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("item-join-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -110,7 +111,7 @@ struct EventsLogWriterTests {
   /// texts fit the limit, else in its part file; items streamed to part files mix with them;
   /// the joined file holds every item in item order.
   @Test func deliveredTextsJoinInItemOrderFromMemoryOrTheirPartFiles() throws {
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("item-deliver-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
       .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -153,7 +154,7 @@ struct EventsLogWriterTests {
     let world = CompiledScenario(scenario)
     let policies = Array(scenario.policies.prefix(2))
     let options = RunOptions(users: 300, replications: 2, seed: 7, jobs: 2, blockSize: 64)
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("journeys-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     defer { try? FileManager.default.removeItem(at: folder) }
     var files: [Data] = []

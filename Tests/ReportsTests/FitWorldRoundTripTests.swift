@@ -1,6 +1,7 @@
 import Experiments
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 @testable import Fitting
@@ -35,7 +36,7 @@ struct FitWorldRoundTripTests {
   /// left out of the map).
   static let fits: (withSplash: FitResult, withoutSplash: FitResult)? = {
     guard let scenario = try? scenario() else { return nil }
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("fit-world-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 /// Renders a run's report.html and a sweep's and opens each in a real headless browser through
@@ -135,7 +136,7 @@ struct HTMLReportBrowserTests {
     let keep = ProcessInfo.processInfo.environment["HTML_REPORT_KEEP"]
     let folder =
       keep.map { URL(fileURLWithPath: $0) }
-      ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+      ?? TestScratch.directory.appendingPathComponent(
         "html-report-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }

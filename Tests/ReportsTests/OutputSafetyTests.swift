@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Reports
@@ -57,7 +58,7 @@ struct OutputSafetyTests {
   /// A symbolic link planted where a shard's temporary file goes is never followed: its target
   /// keeps its contents and the write fails instead.
   @Test func aPlantedSymlinkAtTheTemporaryNameIsNotFollowed() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let base = TestScratch.directory.appendingPathComponent(
       "deferral-sim-symlink-\(UUID().uuidString)")
     let folder = base.appendingPathComponent("out")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -72,7 +73,7 @@ struct OutputSafetyTests {
 
   /// A planted symbolic link named like a stale staging folder is removed, not followed.
   @Test func aPlantedStagingLinkIsRemovedNotFollowed() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let base = TestScratch.directory.appendingPathComponent(
       "deferral-sim-staging-\(UUID().uuidString)")
     let elsewhere = base.appendingPathComponent("elsewhere")
     try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
@@ -90,7 +91,7 @@ struct OutputSafetyTests {
   }
 
   @Test func anExistingFileIsNeverReplacedByAFolder() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let base = TestScratch.directory.appendingPathComponent(
       "deferral-sim-file-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
     let file = base.appendingPathComponent("results")
@@ -100,7 +101,7 @@ struct OutputSafetyTests {
   }
 
   @Test func discardLeavesThePreviousFilesAndNoStaging() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let base = TestScratch.directory.appendingPathComponent(
       "deferral-sim-discard-\(UUID().uuidString)")
     let path = base.appendingPathComponent("out").path
     let first = try OutputFolder(path: path)

@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import TestSupport
 import Testing
 
 @testable import Experiments
@@ -277,7 +278,7 @@ struct RobustStudyTests {
     let (plan, worlds, outcome) = try Self.run(
       Self.flipStudy.replacingOccurrences(of: "\"worlds\": 10", with: "\"worlds\": 4")
         .replacingOccurrences(of: "\"users\": 200", with: "\"users\": 40"))
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestScratch.directory.appendingPathComponent(
       "robust-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,6 +1,7 @@
 import Experiments
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 @testable import Fitting
@@ -64,7 +65,7 @@ struct SessionLengthTests {
   @Test("fit recovers each factor within 4.5 delta-method errors, and screens per session")
   func fittedBack() throws {
     let scenario = try Self.scenario(termination: 0.5)
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestScratch.directory
       .appendingPathComponent("fit-positions-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ public struct TemporaryFolder: Sendable {
   public let url: URL
 
   public init(_ prefix: String) throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    url = TestScratch.directory.appendingPathComponent(
       "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
