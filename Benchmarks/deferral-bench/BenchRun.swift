@@ -9,6 +9,13 @@ import Simulation
 
 /// Runs the sections, writes the CSV files and prints the table and the headline figures.
 struct BenchRun {
+  /// Every file a run may write into its `--out` folder: a later run replaces them (the folder's
+  /// marker lists those written), so the default `results/bench` can be run into again.
+  static let fileNames: Set<String> = [
+    "queue.csv", "engine.csv", "scaling.csv", "memory.csv", "floor.csv", "merge-memory.csv",
+    "peer.csv", "scale.csv", "tune.csv", "tune-deadline-aware.csv",
+  ]
+
   var options: BenchOptions
   var headlines: [(String, String)] = []
   var table = TextTable(["figure", "value", "target", "status"])
@@ -30,7 +37,7 @@ struct BenchRun {
         ? BenchScenario.defaultPath : nil)
     let scenario = try BenchScenario.load(path: scenarioPath)
     let world = CompiledScenario(scenario)
-    let folder = try OutputFolder(path: options.out)
+    let folder = try OutputFolder(path: options.out, alsoOwns: Self.fileNames)
     let loadBefore = Measure.loadAverage()
     log(
       "deferral-bench\(quick ? " --quick" : ""): scenario \(scenario.name) "

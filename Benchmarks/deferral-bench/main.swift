@@ -1,6 +1,7 @@
 // deferral-bench: queue throughput, engine throughput and scaling, memory per user count, the
 // RNG floor and the SimPy peer, side by side in one run. See Benchmarks/README.md.
 import Foundation
+import Reports
 
 #if canImport(Glibc)
   import Glibc
@@ -72,6 +73,9 @@ do {
 } catch let error as BenchOptions.UsageError {
   printError("deferral-bench: \(error.message)\n\(BenchOptions.usage)\n")
   exit(2)
+} catch let error as OutputError {
+  printError("deferral-bench: \(error.message)\n")
+  exit(error.isUsage ? 2 : 1)
 } catch {
   printError("deferral-bench: \(error)\n")
   exit(1)

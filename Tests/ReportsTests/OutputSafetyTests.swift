@@ -100,6 +100,31 @@ struct OutputSafetyTests {
     #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
   }
 
+  /// A command's own file names beyond the tool's outputs (the benchmark's CSV files) are its
+  /// to replace when the marker lists them; another command, without them, refuses the folder.
+  @Test func aCommandReplacesTheFilesItAlsoOwns() throws {
+    let base = TestScratch.directory.appendingPathComponent(
+      "deferral-sim-also-owns-\(UUID().uuidString)")
+    let path = base.appendingPathComponent("bench").path
+    let first = try OutputFolder(path: path, alsoOwns: ["engine.csv"])
+    try first.write("old\n", to: "engine.csv")
+    try first.commit()
+    // Without the name (a run told --out there), the folder is refused and kept.
+    #expect(throws: OutputError.self) { _ = try OutputFolder(path: path) }
+    #expect(try String(contentsOfFile: path + "/engine.csv", encoding: .utf8) == "old\n")
+    // With it (the benchmark again), the folder is replaced whole.
+    let second = try OutputFolder(path: path, alsoOwns: ["engine.csv"])
+    try second.write("new\n", to: "engine.csv")
+    try second.commit()
+    #expect(try String(contentsOfFile: path + "/engine.csv", encoding: .utf8) == "new\n")
+    // A name it also owns but the marker does not list is still refused.
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: path + "/floor.csv"))
+    #expect(throws: OutputError.self) {
+      _ = try OutputFolder(path: path, alsoOwns: ["engine.csv", "floor.csv"])
+    }
+    #expect(try String(contentsOfFile: path + "/floor.csv", encoding: .utf8) == "mine")
+  }
+
   @Test func discardLeavesThePreviousFilesAndNoStaging() throws {
     let base = TestScratch.directory.appendingPathComponent(
       "deferral-sim-discard-\(UUID().uuidString)")

@@ -69,15 +69,19 @@ enum _FileSystem {
   }
 
   /// Whether the entry `entry` of the output folder `folder` is something a deferral-sim
-  /// command wrote there: the marker, a file its marker lists (``outputNames`` only), a shard
+  /// command wrote there: the marker, a file its marker lists (``outputNames``, or the
+  /// command's own `alsoOwns`), a shard
   /// partial, a folder of partials, or a shard's temporary file; each a regular file (or, for
   /// a folder of partials, a real folder), never a link, a device or a folder named like a file.
-  static func isOwnEntry(_ entry: String, in folder: String, listed: Set<String>?) -> Bool {
+  static func isOwnEntry(
+    _ entry: String, in folder: String, listed: Set<String>?, alsoOwns: Set<String> = []
+  ) -> Bool {
     let path = (folder as NSString).appendingPathComponent(entry)
     switch kind(path) {
     case .regular:
       if entry == markerName || isPartial(entry) || isPartialTemporary(entry) { return true }
-      return outputNames.contains(entry) && (listed?.contains(entry) ?? false)
+      return (outputNames.contains(entry) || alsoOwns.contains(entry))
+        && (listed?.contains(entry) ?? false)
     case .folder:
       return isPartialTree(path)
     case .symbolicLink, .other, .missing:

@@ -58,7 +58,12 @@ public final class OutputFolder: @unchecked Sendable {
   /// - Throws: ``OutputError`` with `isUsage` for a path that cannot name a folder (empty, or
   ///   under a file); plain ``OutputError`` for a folder in use, not writable, or holding files
   ///   deferral-sim did not write.
-  public init(path: String, mode: Mode = .replace) throws(OutputError) {
+  /// - Parameter alsoOwns: file names beyond the tool's own outputs that this command writes
+  ///   (a benchmark's CSV files): such a file, when the folder's marker lists it, is the
+  ///   command's to replace, as the tool's own outputs are.
+  public init(
+    path: String, mode: Mode = .replace, alsoOwns: Set<String> = []
+  ) throws(OutputError) {
     var trimmed = path
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
     guard !trimmed.isEmpty else {
@@ -93,7 +98,7 @@ public final class OutputFolder: @unchecked Sendable {
       do {
         lock = try _FolderLock(folder: trimmed, parent: parent, name: name, wait: false)
         try _FileSystem.removeStale(in: parent, name: name)
-        try Self.checkReplaceable(trimmed)
+        try Self.checkReplaceable(trimmed, alsoOwns: alsoOwns)
         staging = try _FileSystem.makeStaging(in: parent, name: name)
         _ActiveFolders.shared.register(self)
       } catch {
@@ -332,7 +337,7 @@ public final class OutputFolder: @unchecked Sendable {
   /// marker lists, the marker, shard partials); anything else inside, whatever its name or
   /// type (a user's `summary.csv` without a marker, a folder named `report.html`, a hidden
   /// file, a link), refuses the folder before any work starts (exit 1).
-  static func checkReplaceable(_ path: String) throws(OutputError) {
+  static func checkReplaceable(_ path: String, alsoOwns: Set<String> = []) throws(OutputError) {
     switch _FileSystem.kind(path) {
     case .missing: return
     case .folder: break
@@ -352,7 +357,9 @@ public final class OutputFolder: @unchecked Sendable {
           + "\(_FileSystem.text(errno)); choose another with --out")
     }
     let listed = _FileSystem.markerEntries(in: path)
-    let foreign = entries.filter { !_FileSystem.isOwnEntry($0, in: path, listed: listed) }
+    let foreign = entries.filter {
+      !_FileSystem.isOwnEntry($0, in: path, listed: listed, alsoOwns: alsoOwns)
+    }
     guard foreign.isEmpty else {
       let shown = foreign.sorted().prefix(3).map { entry -> String in
         let kind = _FileSystem.kind((path as NSString).appendingPathComponent(entry))
