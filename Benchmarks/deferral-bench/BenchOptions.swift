@@ -1,3 +1,5 @@
+import Foundation
+
 /// What to measure and how long to spend: `--quick` (under a minute on 2 cores) or the full run.
 struct BenchOptions {
   var quick = false
@@ -10,13 +12,16 @@ struct BenchOptions {
   /// The tuner's first round (`search.first_round`): `latin_hypercube` (the file's default) or
   /// `every_setting`.
   var tuneFirstRound = "latin_hypercube"
+  /// The tune file of the tune section's one problem; `nil`: the two bundled problems
+  /// (``tuneProblems``).
+  var tuneFile: String?
 
   static let allSections: Set<String> = [
     "queue", "engine", "memory", "merge", "peer", "scale", "tune",
   ]
 
   static let usage = """
-    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE] [--tune-size small|file] [--tune-first-round latin_hypercube|every_setting]
+    usage: deferral-bench [--quick] [--out DIR] [--only queue,engine,memory,merge,peer,scale,tune] [--scenario FILE] [--tune-size small|file] [--tune-first-round latin_hypercube|every_setting] [--tune-file FILE]
 
     Measures, side by side in one run: PendingQueue against the article's Array queue; engine
     throughput with --jobs 1 and 2; cost per user and peak memory from 1k to 1M users; engine
@@ -44,6 +49,9 @@ struct BenchOptions {
     and a seed is the tuner's when its mean value there is at least random search's. Target:
     at least 18 of 20. tune_vs_random_search_selection_size_*: the same against random
     search whose candidates get the selection's 1,000 users x 5. Writes DIR/tune.csv.
+    tune_deadline_aware_vs_random_search_*: the same on the default scenario's deadline-aware
+    tune (scenarios/tunes/indie-subscription-deadline-aware.json: two continuous knobs of
+    four) at its own sizes, with its local steps. Writes DIR/tune-deadline-aware.csv.
 
       --quick      a reduced run, under a minute on 2 cores (memory sweep up to 100k users,
                    merges of 16 and 64 partials; no tune section unless --only names it)
@@ -55,7 +63,10 @@ struct BenchOptions {
                    sizes and presets, as a user runs it; several times longer)
       --tune-first-round  the tuner's first round: latin_hypercube (default, the bundled
                    file's) or every_setting (all 243 settings, halved on the first round's
-                   users until the candidates are left; about 5 times the user lives)
+                   users until the candidates are left; about 5 times the user lives; a
+                   problem with a continuous knob keeps its own)
+      --tune-file  one tune file as the section's only problem (at --tune-size), instead of
+                   the two bundled ones; its figures are named tune_vs_random_search_*
     """
 
   struct UsageError: Error { var message: String }
@@ -80,6 +91,7 @@ struct BenchOptions {
         guard ["small", "file"].contains(tuneSize) else {
           throw UsageError(message: "--tune-size takes small or file, not '\(tuneSize)'")
         }
+      case "--tune-file": tuneFile = try value("--tune-file")
       case "--tune-first-round":
         tuneFirstRound = try value("--tune-first-round")
         guard ["latin_hypercube", "every_setting"].contains(tuneFirstRound) else {
@@ -98,6 +110,9 @@ struct BenchOptions {
       default: throw UsageError(message: "unknown argument '\(arguments[index])'")
       }
       index += 1
+    }
+    if let tuneFile, !FileManager.default.fileExists(atPath: tuneFile) {
+      throw UsageError(message: "--tune-file: no file at '\(tuneFile)'")
     }
     // The tune section takes minutes even at its --quick size: --quick leaves it out unless
     // --only asks for it.

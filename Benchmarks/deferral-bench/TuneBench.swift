@@ -7,8 +7,10 @@ import Simulation
 /// `deferral-bench --only tune`: the tuner against random search with the same budget (#33's
 /// target: the tuner's final value at least random search's in at least 18 of 20 seeds).
 ///
-/// The problem is the bundled tune (`scenarios/tunes/indie-subscription.json`: the default
-/// scenario, five knobs of the article's `screen-gate`) at a smaller size (``sized(_:)``). For each
+/// The problems (``BenchOptions/tuneProblems``): the bundled screen-gate tune
+/// (`scenarios/tunes/indie-subscription.json`: the default scenario, five discrete knobs of the
+/// article's `screen-gate`) at a smaller size (``sized(_:)``), and the default scenario's
+/// deadline-aware tune (two continuous knobs of four) at its own size. For each
 /// seed: the tune (Latin hypercube, or every setting with `--tune-first-round every_setting`;
 /// successive halving, Kim and Nelson) counts its user lives
 /// T; random search (``TuneSearch/randomSearch(budget:users:replications:progress:)``) spends
@@ -25,6 +27,10 @@ struct TuneBench {
 
   /// The bundled tune file the problem comes from (run from the package root).
   static let tunePath = "scenarios/tunes/indie-subscription.json"
+
+  /// The second problem: the default scenario's deadline-aware tune, two of whose four knobs
+  /// are continuous (run at its own size).
+  static let deadlineAwarePath = "scenarios/tunes/indie-subscription-deadline-aware.json"
 
   /// The bundled tune at its own sizes (`--tune-size file`): only `jobs` set.
   static func asFile(_ search: TuneSearch) -> TuneSearch {
@@ -186,25 +192,42 @@ struct TuneBench {
 }
 
 extension BenchRun {
-  /// The tuner against random search on the same budget, 20 seeds (`--quick`: 5); writes
-  /// `tune.csv`. The scenario is the bundled tune's (the default), whatever `--scenario` says.
+  /// The tuner against random search on the same budget, 20 seeds (`--quick`: 5), on each of
+  /// ``BenchOptions/tuneProblems``; writes each problem's CSV. The scenario is each tune file's,
+  /// whatever `--scenario` says.
   mutating func tuneSection(folder: OutputFolder) throws {
-    guard FileManager.default.fileExists(atPath: TuneBench.tunePath) else {
-      throw BenchError("the tune section needs \(TuneBench.tunePath); run from the package root")
+    for problem in options.tuneProblems {
+      try tuneSection(problem, folder: folder)
     }
-    let plan = try TunePlan.load(contentsOf: TuneBench.tunePath)
+  }
+
+  /// One problem of the tune section.
+  mutating func tuneSection(_ problem: TuneProblem, folder: OutputFolder) throws {
+    guard FileManager.default.fileExists(atPath: problem.file) else {
+      throw BenchError("the tune section needs \(problem.file); run from the package root")
+    }
+    let plan = try TunePlan.load(contentsOf: problem.file)
     let count = options.quick ? 5 : 20
     var base =
-      options.tuneSize == "file" ? TuneBench.asFile(plan.search) : TuneBench.sized(plan.search)
-    if let firstRound = TuneSearch.FirstRound(rawValue: options.tuneFirstRound) {
-      base.firstRound = firstRound
+      problem.size == "file" ? TuneBench.asFile(plan.search) : TuneBench.sized(plan.search)
+    if let firstRound = TuneSearch.FirstRound(rawValue: options.tuneFirstRound),
+      firstRound != base.firstRound
+    {
+      // Every setting needs discrete knobs: a problem with a continuous one keeps its own.
+      if firstRound == .everySetting, TuneSearch.settingsCount(of: base.knobs) == nil {
+        log(
+          "tune: \(problem.file) has a continuous knob; its first round stays \(base.firstRound.rawValue)"
+        )
+      } else {
+        base.firstRound = firstRound
+      }
     }
     let bench = TuneBench(
       base: base,
       seeds: (1...UInt64(count)).map { $0 },
       scoreUsers: 40_000, scoreReplications: 5)
     log(
-      "tune: \(TuneBench.tunePath) at \(bench.base.candidates) candidates × "
+      "tune: \(problem.file) (\(problem.size) size) at \(bench.base.candidates) candidates × "
         + "\(bench.base.users) users × \(bench.base.replications), first round "
         + "\(bench.base.firstRound.rawValue) (\(bench.base.firstRoundSize)), \(count) seeds, against "
         + "random search with the same user lives; scored on \(Self.short(bench.scoreUsers)) × "
@@ -244,14 +267,16 @@ extension BenchRun {
             ])
       }
     }
-    try folder.write(csv.text, to: "tune.csv")
+    try folder.write(csv.text, to: problem.csvName)
     var primaryStatus = ""
     for (index, variant) in bench.variants.enumerated() {
       let wins = rows.indices.filter { rows[$0].tunerWins(index) }.count
       let ties = rows.filter { $0.tunerScore == $0.versus[index].score }.count
       let notBelow = rows.indices.filter { rows[$0].tunerNotBelow(index) }.count
       let prefix =
-        index == 0 ? "tune_vs_random_search" : "tune_vs_random_search_\(variant.name)"
+        index == 0
+        ? "\(problem.prefix)_vs_random_search"
+        : "\(problem.prefix)_vs_random_search_\(variant.name)"
       let status = wins >= 18 ? "met" : "missed"
       if index == 0 { primaryStatus = count == 20 ? status : "" }
       headline(
@@ -272,7 +297,8 @@ extension BenchRun {
         "\(prefix)_candidates_median",
         Format.significant(Measure.median(rows.map { Double($0.versus[index].candidates) })))
       table.add([
-        "tune vs random search (\(variant.users) users × \(variant.replications) a candidate), "
+        "\(problem.label): tune vs random search (\(variant.users) users × "
+          + "\(variant.replications) a candidate), "
           + "same user lives: seeds tuned ≥ random on fresh users",
         "\(wins) of \(count)", index == 0 ? "≥ 18 of 20" : "", index == 0 ? primaryStatus : "",
       ])
@@ -282,9 +308,45 @@ extension BenchRun {
         index == 0 && count == 20 ? (notBelow >= 18 ? "met" : "missed") : "",
       ])
     }
-    headline("tune_selection_guaranteed_seeds", "\(rows.filter(\.tunerGuaranteed).count)")
     headline(
-      "tune_lives_per_seed_median", Format.count(Measure.median(rows.map { Double($0.tunerLives) }))
-    )
+      "\(problem.prefix)_selection_guaranteed_seeds", "\(rows.filter(\.tunerGuaranteed).count)")
+    headline(
+      "\(problem.prefix)_lives_per_seed_median",
+      Format.count(Measure.median(rows.map { Double($0.tunerLives) })))
+  }
+}
+
+/// One problem of the tune section: a tune file, the size it runs at, and the names of its
+/// figures and CSV.
+struct TuneProblem {
+  var file: String
+  /// `small` (``TuneBench/sized(_:)``) or `file` (``TuneBench/asFile(_:)``).
+  var size: String
+  /// The headline figures' prefix (`tune`: `tune_vs_random_search_wins_of_20`...).
+  var prefix: String
+  var csvName: String
+  /// How the table's rows name the problem.
+  var label: String
+}
+
+extension BenchOptions {
+  /// The tune section's problems: `--tune-file`'s alone, else the bundled screen-gate tune of
+  /// the default scenario (at `--tune-size`) and its deadline-aware tune (two continuous
+  /// knobs, at its own size).
+  var tuneProblems: [TuneProblem] {
+    if let tuneFile {
+      return [
+        TuneProblem(
+          file: tuneFile, size: tuneSize, prefix: "tune", csvName: "tune.csv", label: tuneFile)
+      ]
+    }
+    return [
+      TuneProblem(
+        file: TuneBench.tunePath, size: tuneSize, prefix: "tune", csvName: "tune.csv",
+        label: "screen gate"),
+      TuneProblem(
+        file: TuneBench.deadlineAwarePath, size: "file", prefix: "tune_deadline_aware",
+        csvName: "tune-deadline-aware.csv", label: "deadline-aware"),
+    ]
   }
 }
