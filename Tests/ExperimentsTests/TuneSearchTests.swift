@@ -96,11 +96,7 @@ struct TuneSearchTests {
   /// continuous step halved (a compass search), down to an eighth of the first; a move keeps
   /// the step; they end once the incumbent stays at the finest step.
   @Test func aStayHalvesTheContinuousStep() throws {
-    var search = try Self.search()
-    search.localSteps = 12
-    let outcome = try search.run()
-    let local = outcome.evaluations.filter { $0.localStep != nil }
-    let steps = Set(local.compactMap(\.localStep)).sorted()
+    let (search, _, local, steps) = try Self.localRun(steps: 12)
     #expect(steps == Array(0..<steps.count))
     // The ranges of the continuous knobs (return_factor 1 to 6, the ceiling 1 h to 24 h).
     let ranges: [Int: Double] = [1: 5, 2: 86400 - 3600]
@@ -125,12 +121,7 @@ struct TuneSearchTests {
         if abs(delta - share * range) <= tolerance { exact = true }
       }
       #expect(exact, "step \(step): no neighbour \(share) of a range away")
-      var best = members[0]
-      for member in members.dropFirst()
-      where (member.feasible ? 1 : 0, member.mean) > (best.feasible ? 1 : 0, best.mean) {
-        best = member
-      }
-      stayed = best.policy == incumbent.policy
+      stayed = Self.best(of: members).policy == incumbent.policy
       if stayed { share /= 2 }
     }
     // The rule was exercised: a stay halved the step, and the steps ended either at the budget
@@ -142,6 +133,29 @@ struct TuneSearchTests {
     }
   }
 
+  /// The test search with `steps` local steps, run: the search, its outcome, the local steps'
+  /// evaluations and the step numbers seen.
+  static func localRun(
+    steps: Int
+  ) throws -> (TuneSearch, TuneSearch.Outcome, [TuneSearch.Evaluation], [Int]) {
+    var search = try Self.search()
+    search.localSteps = steps
+    let outcome = try search.run()
+    let local = outcome.evaluations.filter { $0.localStep != nil }
+    return (search, outcome, local, Set(local.compactMap(\.localStep)).sorted())
+  }
+
+  /// The step's best member as the search ranks it: constraint-keeping first, then the mean;
+  /// ties to the earlier (the incumbent first).
+  static func best(of members: [TuneSearch.Evaluation]) -> TuneSearch.Evaluation {
+    var best = members[0]
+    for member in members.dropFirst()
+    where (member.feasible ? 1 : 0, member.mean) > (best.feasible ? 1 : 0, best.mean) {
+      best = member
+    }
+    return best
+  }
+
   /// A knob value as the tune writes it: a number, or a duration (`"90m"`, `"3600s"`).
   static func number(_ text: String) -> Double {
     Double(text) ?? (try? DurationText.seconds(in: text)) ?? .nan
@@ -151,11 +165,7 @@ struct TuneSearchTests {
   /// on that round's users, move to the best, and hand the last incumbent to the selection
   /// first; every life is counted; the same seed gives the same tune.
   @Test func localStepsHandTheBestNeighbourToTheSelection() throws {
-    var search = try Self.search()
-    search.localSteps = 3
-    let outcome = try search.run()
-    let local = outcome.evaluations.filter { $0.localStep != nil }
-    let steps = Set(local.compactMap(\.localStep)).sorted()
+    let (search, outcome, local, steps) = try Self.localRun(steps: 3)
     #expect(!steps.isEmpty && steps.count <= 3 && steps == Array(0..<steps.count))
     #expect(local.allSatisfy { $0.users == 600 && $0.replications == 2 })
     #expect(
@@ -172,12 +182,7 @@ struct TuneSearchTests {
       let members = local.filter { $0.localStep == step }
       #expect(members.first?.policy == incumbent)
       #expect(Set(members.map(\.knobValues)).count == members.count)
-      var best = members[0]
-      for member in members.dropFirst()
-      where (member.feasible ? 1 : 0, member.mean) > (best.feasible ? 1 : 0, best.mean) {
-        best = member
-      }
-      incumbent = best.policy
+      incumbent = Self.best(of: members).policy
     }
     #expect(outcome.contenders.first?.name == incumbent)
     #expect(outcome.contenders.count == 3)
