@@ -70,9 +70,9 @@ enum _FileSystem {
 
   /// Whether the entry `entry` of the output folder `folder` is something a deferral-sim
   /// command wrote there: the marker, a file its marker lists (``outputNames``, or the
-  /// command's own `alsoOwns`), a shard
-  /// partial, a folder of partials, or a shard's temporary file; each a regular file (or, for
-  /// a folder of partials, a real folder), never a link, a device or a folder named like a file.
+  /// command's own `alsoOwns`), a shard partial, a folder of partials, or a shard's temporary
+  /// file; each a regular file (or, for a folder of partials, a real folder), never a link, a
+  /// device or a folder named like a file.
   static func isOwnEntry(
     _ entry: String, in folder: String, listed: Set<String>?, alsoOwns: Set<String> = []
   ) -> Bool {
